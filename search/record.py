@@ -1,0 +1,106 @@
+"""The statement record: the one unit every stage of the pipeline handles.
+
+Formal (Lean declarations) and informal (LaTeX theorem-like environments) statements share
+this type so that one index, one ranking and one set of interfaces serve both.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Iterable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+FORMAL_SOURCES = ("mathlib", "batteries", "physlean")
+
+
+@dataclass
+class Statement:
+    """One searchable statement.
+
+    `id` is `<source>:<name>` and stable across builds of the same corpus commit.
+    `group` is the id of the StatementGroup head (itself when the record heads its group).
+    `deps` and `links` hold ids; `meta` holds source-specific filter metadata (chapter,
+    section, Stacks tag, arXiv category, authors, year, ...) as plain JSON values.
+    """
+
+    id: str
+    source: str
+    kind: str
+    name: str
+    statement: str
+    doc: str = ""
+    module: str = ""
+    path: str = ""
+    line: int = 0
+    end_line: int = 0
+    url: str = ""
+    doc_url: str = ""
+    package: str = ""
+    group: str = ""
+    deps: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    attributes: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def formal(self) -> bool:
+        return self.source not in INFORMAL_SOURCES
+
+    def to_row(self) -> dict[str, Any]:
+        row = asdict(self)
+        row["meta"] = json.dumps(self.meta, ensure_ascii=False, sort_keys=True)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> "Statement":
+        values = {f.name: row[f.name] for f in fields(cls) if f.name in row}
+        values["meta"] = json.loads(values.get("meta") or "{}")
+        for name in ("deps", "links", "aliases", "attributes"):
+            values[name] = list(values.get(name) or [])
+        return cls(**values)
+
+
+INFORMAL_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring", "arxiv", "latex")
+
+_LIST = pa.list_(pa.string())
+SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("source", pa.string()),
+        ("kind", pa.string()),
+        ("name", pa.string()),
+        ("statement", pa.string()),
+        ("doc", pa.string()),
+        ("module", pa.string()),
+        ("path", pa.string()),
+        ("line", pa.int32()),
+        ("end_line", pa.int32()),
+        ("url", pa.string()),
+        ("doc_url", pa.string()),
+        ("package", pa.string()),
+        ("group", pa.string()),
+        ("deps", _LIST),
+        ("links", _LIST),
+        ("aliases", _LIST),
+        ("attributes", _LIST),
+        ("meta", pa.string()),
+    ]
+)
+
+
+def write_parquet(statements: Iterable[Statement], path: Path) -> None:
+    """Write records to a Parquet file with the fixed schema (zstd-compressed)."""
+    rows = [s.to_row() for s in statements]
+    table = pa.Table.from_pylist(rows, schema=SCHEMA)
+    pq.write_table(table, path, compression="zstd")
+
+
+def read_parquet(path: Path) -> list[Statement]:
+    """Read records written by `write_parquet`."""
+    table = pq.read_table(path, schema=SCHEMA)
+    return [Statement.from_row(row) for row in table.to_pylist()]
