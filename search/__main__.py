@@ -1,0 +1,121 @@
+"""Command line: `python -m search {build,query,parse-lean,parse-latex}`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from search import config
+
+
+def _build(args: argparse.Namespace) -> int:
+    from search.index.build import BuildOptions, build_index
+
+    options = BuildOptions(
+        sources=args.sources or config.DEFAULT_SOURCES,
+        model=args.model,
+        backend=args.backend,
+        views=tuple(args.views.split(",")),
+        max_length=args.max_length,
+        progress=not args.quiet,
+    )
+    manifest = build_index(Path(args.out), options)
+    print(f"index written to {args.out}: {manifest['total']} records")
+    for source, counts in manifest["counts"].items():
+        print(f"  {source}: {sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in counts.items())})")
+    print("  timings (s): " + ", ".join(f"{k} {v}" for k, v in manifest["timings_seconds"].items()))
+    return 0
+
+
+def _query(args: argparse.Namespace) -> int:
+    from search.engine.engine import Engine
+    from search.index.store import Index
+
+    filters = {k: v for k, v in (("source", args.source), ("kind", args.kind)) if v}
+    engine = Engine(Index.load(args.index))
+    results = engine.search(args.text, k=args.k, filters=filters)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
+        return 0
+    if not results:
+        print("no results")
+    for r in results:
+        s = r.statement
+        print(f"{r.rank:>3}. {s.id}  [{s.kind}, {s.source}]  score {r.score:.4f}\n     {s.url}")
+    return 0
+
+
+def _parse_lean(args: argparse.Namespace) -> int:
+    from search.corpus.lean_source import parse_lean_to_jsonl
+
+    count = parse_lean_to_jsonl(Path(args.dir), Path(args.out), source=args.source)
+    print(f"{count} declarations written to {args.out}")
+    return 0
+
+
+def _parse_latex(args: argparse.Namespace) -> int:
+    from search.corpus.latex import parse_latex_to_jsonl
+
+    count = parse_latex_to_jsonl(Path(args.path), Path(args.out), source=args.source)
+    print(f"{count} statements written to {args.out}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m search", description=__doc__)
+    commands = root.add_subparsers(dest="command", required=True)
+
+    build = commands.add_parser("build", help="build an index directory from corpora")
+    build.add_argument("--out", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
+    build.add_argument(
+        "--sources", nargs="+", metavar="SOURCE",
+        help=f"corpora to index (default: all of {', '.join(config.DEFAULT_SOURCES)}); "
+        "NAME=PATH adds a parse-lean .jsonl or a LaTeX directory/.tar.gz",
+    )
+    build.add_argument("--model", default=config.DEFAULT_MODEL, help="sentence-transformers name or path")
+    build.add_argument("--backend", default="onnx-int8", choices=("onnx-int8", "torch"))
+    build.add_argument("--views", default="text", help="dense views, comma-separated: name,text")
+    build.add_argument("--max-length", type=int, default=64, help="embedding token limit")
+    build.add_argument("--quiet", action="store_true", help="no progress bars")
+    build.set_defaults(run=_build)
+
+    query = commands.add_parser("query", help="search an index")
+    query.add_argument("text", help="the query: words, LaTeX, Lean notation or a Lean name")
+    query.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    query.add_argument("-k", type=int, default=10, help="number of results")
+    query.add_argument("--source", help="only this source (mathlib, stacks, ...)")
+    query.add_argument("--kind", help="only this kind (theorem, lemma, def, ...)")
+    query.add_argument("--json", action="store_true", help="print results as a JSON list")
+    query.set_defaults(run=_query)
+
+    lean = commands.add_parser("parse-lean", help="parse a directory of .lean files to JSON lines")
+    lean.add_argument("dir")
+    lean.add_argument("--out", required=True)
+    lean.add_argument("--source", default="local", help="source name stored in each record")
+    lean.set_defaults(run=_parse_lean)
+
+    latex = commands.add_parser("parse-latex", help="parse a LaTeX directory or .tar.gz to JSON lines")
+    latex.add_argument("path")
+    latex.add_argument("--out", required=True)
+    latex.add_argument("--source", help="source name (default: the archive or directory name)")
+    latex.set_defaults(run=_parse_latex)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    from search.index.manifest import IndexLoadError
+
+    try:
+        return args.run(args)
+    except (IndexLoadError, FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Formal <-> informal cross references.
+
+Mathlib marks a declaration that formalises a Stacks Project statement with
+`@[stacks TAG]`; the link is stored on both records so each side can show the other.
+"""
+
+from __future__ import annotations
+
+from search.record import Statement
+
+
+def link_stacks(statements: list[Statement]) -> int:
+    """Add `links` both ways between `@[stacks TAG]` declarations and `stacks:TAG`; count them."""
+    by_id = {s.id: s for s in statements}
+    count = 0
+    for statement in statements:
+        for tag in statement.meta.get("stacks_tags", []):
+            target = by_id.get(f"stacks:{tag}")
+            if target is None:
+                continue
+            if target.id not in statement.links:
+                statement.links.append(target.id)
+            if statement.id not in target.links:
+                target.links.append(statement.id)
+            count += 1
+    return count

@@ -1,0 +1,174 @@
+"""The search engine: query -> candidates from every signal -> fusion -> groups -> top k.
+
+Each result carries its fused score and the per-signal scores and ranks that made it, for the
+UI and for debugging. The CLI, the app, the APIs and the evaluation all call `Engine.search`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from search.engine.query import ParsedQuery, parse_query
+from search.index.store import Index
+from search.record import Statement
+from search.text.tokenize import name_tokens, tokenize
+
+#: How deep each signal's candidate list goes before fusion.
+CANDIDATES = 200
+#: Reciprocal rank fusion constant and per-signal weights of the default ranking.
+RRF_K = 60
+WEIGHTS = {"dense": 1.0, "bm25": 1.0, "names": 0.7}
+
+
+@dataclass
+class Result:
+    """One StatementGroup in a result list, headed by its primary statement."""
+
+    statement: Statement
+    score: float
+    rank: int = 0
+    signals: dict[str, dict[str, float]] = field(default_factory=dict)
+    members: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.statement
+        return {
+            "rank": self.rank, "id": s.id, "name": s.name, "kind": s.kind, "source": s.source,
+            "score": round(self.score, 6), "url": s.url, "doc_url": s.doc_url,
+            "statement": s.statement, "doc": s.doc, "module": s.module, "package": s.package,
+            "signals": self.signals, "members": self.members, "links": s.links,
+        }
+
+
+class Engine:
+    """Hybrid retrieval over one loaded index."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self._groups: dict[str, list[int]] = {}
+        for position, s in enumerate(index.records):
+            self._groups.setdefault(s.group or s.id, []).append(position)
+
+    def search(
+        self, query: str, k: int = 10, filters: Mapping[str, Any] | None = None
+    ) -> list[Result]:
+        """Top-k StatementGroups for `query`, restricted to records matching `filters`."""
+        parsed = parse_query(query)
+        allowed = self._mask(filters) if filters else None
+        signals = self._signals(parsed, allowed, max(CANDIDATES, k * 4))
+        fused = self._fuse(signals)
+        return self._collapse(fused, signals, k, allowed)
+
+    def _signals(
+        self, parsed: ParsedQuery, allowed: np.ndarray | None, depth: int
+    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Ranked (positions, scores) per signal, each already restricted to `allowed`."""
+        index = self.index
+        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        exact = [
+            p for p in index.by_name.get(parsed.text.lower(), []) if allowed is None or allowed[p]
+        ]
+        if exact:
+            out["exact"] = (np.asarray(exact), np.ones(len(exact), dtype=np.float32))
+        if parsed.kind == "substring":
+            out["substring"] = self._substring(parsed.substrings, allowed, depth)
+            return out
+        words = tokenize(parsed.text)
+        out["bm25"] = _top(index.lexical.scores(words), allowed, depth)
+        out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
+        vector = index.embedder.encode([parsed.text])[0]
+        out["dense"] = index.dense.search(vector, depth, allowed)
+        return out
+
+    def _substring(
+        self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Names containing every needle, shortest (most specific) first, then by PageRank."""
+        hits = [
+            p for name, positions in self.index.by_name.items()
+            if all(n in name for n in needles) for p in positions
+            if allowed is None or allowed[p]
+        ]
+        hits.sort(key=lambda p: (len(self.index.records[p].name), -self.index.pagerank[p]))
+        hits = hits[:depth]
+        return np.asarray(hits, dtype=np.int64), 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
+
+    def _fuse(self, signals: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[int, float]:
+        """Weighted reciprocal rank fusion, exact name matches first, PageRank as a tie-breaker."""
+        fused: dict[int, float] = {}
+        for signal, (positions, _) in signals.items():
+            weight = WEIGHTS.get(signal, 1.0)
+            for rank, position in enumerate(positions.tolist()):
+                fused[position] = fused.get(position, 0.0) + weight / (RRF_K + rank + 1)
+        for position in signals.get("exact", (np.zeros(0, dtype=np.int64), None))[0].tolist():
+            fused[position] += 1.0
+        prior = self.index.pagerank
+        scale = float(prior.max()) if len(prior) else 1.0
+        for position in fused:
+            fused[position] += 1e-3 * float(prior[position]) / (scale or 1.0)
+        return fused
+
+    def _collapse(
+        self,
+        fused: dict[int, float],
+        signals: dict[str, tuple[np.ndarray, np.ndarray]],
+        k: int,
+        allowed: np.ndarray | None,
+    ) -> list[Result]:
+        """One result per StatementGroup, headed by its primary record, best score kept."""
+        records = self.index.records
+        best: dict[str, tuple[float, int]] = {}
+        for position, score in fused.items():
+            group = records[position].group or records[position].id
+            if group not in best or score > best[group][0]:
+                best[group] = (score, position)
+        ranked = sorted(best.items(), key=lambda item: -item[1][0])[:k]
+        lookup = {
+            name: {int(p): (rank, float(v)) for rank, (p, v) in enumerate(zip(*pair))}
+            for name, pair in signals.items()
+        }
+        results = []
+        for rank, (group, (score, position)) in enumerate(ranked, 1):
+            head = self.index.position.get(group, position)
+            if allowed is not None and not allowed[head]:
+                head = position
+            members = [records[p].id for p in self._groups.get(group, []) if p != head]
+            found = {
+                name: {"rank": table[position][0] + 1, "score": round(table[position][1], 6)}
+                for name, table in lookup.items() if position in table
+            }
+            results.append(Result(records[head], score, rank, found, members))
+        return results
+
+    def _mask(self, filters: Mapping[str, Any]) -> np.ndarray:
+        """Boolean mask of records matching every filter (a list value means any of them)."""
+        mask = np.ones(len(self.index.records), dtype=bool)
+        for key, wanted in filters.items():
+            if wanted in (None, "", [], ()):
+                continue
+            values = {str(v) for v in (wanted if isinstance(wanted, (list, tuple, set)) else [wanted])}
+            column = np.array([str(_field(s, key)) in values for s in self.index.records])
+            mask &= column
+        return mask
+
+
+def _field(statement: Statement, key: str) -> Any:
+    """A record attribute or, failing that, a metadata value (`chapter`, `section`, ...)."""
+    if key in ("source", "kind", "package", "module", "group"):
+        return getattr(statement, key)
+    return statement.meta.get(key, "")
+
+
+def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and scores of the best `depth` positive scores inside `allowed`."""
+    if allowed is not None:
+        scores = np.where(allowed, scores, 0.0)
+    depth = min(depth, int((scores > 0).sum()))
+    if depth == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    best = np.argpartition(-scores, depth - 1)[:depth]
+    best = best[np.argsort(-scores[best], kind="stable")]
+    return best, scores[best].astype(np.float32)

@@ -1,0 +1,133 @@
+"""`python -m search build`: sources -> records -> every index file -> manifest.
+
+The build writes into a temporary sibling directory and renames it into place at the end,
+so an interrupted build never leaves a half-written index where a good one was.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from search import config
+from search.corpus.crosslinks import link_stacks
+from search.corpus.lean import attach_aliases, load_mathlib_aliases
+from search.corpus.sources import resolve_source
+from search.index.dense import DenseIndex
+from search.index.embed import Embedder
+from search.index.graph import structure_scores
+from search.index.lexical import PARAMS, LexicalIndex
+from search.index.manifest import write_manifest
+from search.record import Statement, write_parquet
+from search.text.tokenize import name_tokens, tokenize
+from search.text.views import lexical_text, view_texts
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BuildOptions:
+    """Everything a build depends on besides the corpora; recorded in the manifest."""
+
+    sources: Sequence[str] = config.DEFAULT_SOURCES
+    model: str = config.DEFAULT_MODEL
+    backend: str = "onnx-int8"
+    views: Sequence[str] = ("text",)
+    max_length: int = 64
+    progress: bool = True
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def load_records(sources: Sequence[str]) -> tuple[list[Statement], dict[str, str]]:
+    """Records of every source, with Mathlib's famous-name aliases and Stacks links attached."""
+    statements: list[Statement] = []
+    commits: dict[str, str] = {}
+    for spec in sources:
+        source = resolve_source(spec)
+        log.info("reading %s from %s", source.name, source.path)
+        statements.extend(source.load())
+        commits[source.name] = source.commit()
+    docs = config.LEAN_CORPUS_DIR / "mathlib_docs"
+    if "mathlib" in commits and docs.is_dir():
+        attach_aliases(statements, load_mathlib_aliases(docs), "mathlib")
+    link_stacks(statements)
+    return statements, commits
+
+
+def embed_views(statements: Sequence[Statement], options: BuildOptions) -> DenseIndex:
+    """Embed each configured view of every record that has it; rows map vectors to records."""
+    embedder = Embedder(options.model, options.backend, options.max_length)
+    texts: list[str] = []
+    rows: list[int] = []
+    for position, statement in enumerate(statements):
+        views = view_texts(statement)
+        for view in options.views:
+            if views[view]:
+                texts.append(views[view])
+                rows.append(position)
+    vectors = embedder.encode(texts, progress=options.progress, desc="embed views")
+    return DenseIndex.build(vectors, np.asarray(rows))
+
+
+def build_index(out: Path, options: BuildOptions) -> dict:
+    """Build a complete index directory at `out` and return its manifest."""
+    out = out.resolve()
+    staging = out.with_name(out.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+
+    with _timed(options.timings, "records"):
+        statements, commits = load_records(options.sources)
+        write_parquet(statements, staging / "records.parquet")
+    with _timed(options.timings, "lexical"):
+        LexicalIndex.build([tokenize(lexical_text(s)) for s in statements]).save(staging / "bm25_main")
+        names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
+        LexicalIndex.build(names).save(staging / "bm25_names")
+    with _timed(options.timings, "structure"):
+        pagerank, dependents = structure_scores(statements)
+        np.save(staging / "pagerank.npy", pagerank)
+        np.save(staging / "dependents.npy", dependents)
+    with _timed(options.timings, "dense"):
+        embed_views(statements, options).save(staging / "dense")
+
+    counts: dict[str, Counter[str]] = {}
+    for s in statements:
+        counts.setdefault(s.source, Counter())[s.kind] += 1
+    manifest = write_manifest(
+        staging,
+        {
+            "sources": {name: {"commit": commit} for name, commit in commits.items()},
+            "counts": {src: dict(sorted(c.items())) for src, c in counts.items()},
+            "total": len(statements),
+            "model": options.model,
+            "embedding": {
+                "backend": options.backend,
+                "views": list(options.views),
+                "max_length": options.max_length,
+            },
+            "bm25": {"method": "bm25+", **PARAMS},
+            "timings_seconds": {k: round(v, 1) for k, v in options.timings.items()},
+        },
+    )
+    if out.exists():
+        shutil.rmtree(out)
+    staging.rename(out)
+    return manifest
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    """Time a build stage into `timings` and log it."""
+    start = time.perf_counter()
+    log.info("stage %s ...", stage)
+    yield
+    timings[stage] = time.perf_counter() - start
+    log.info("stage %s: %.1f s", stage, timings[stage])

@@ -1,0 +1,75 @@
+"""Exact inner-product search over view embeddings (FAISS), reduced to one score per record.
+
+Each record has one vector per dense view; a record's dense score is the best of its views
+(as LeanExplore did), so a record found through its name and through its docstring counts
+once, with its best similarity.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+
+class DenseIndex:
+    """Vectors of every (record, view) pair and the record each row belongs to."""
+
+    def __init__(self, index: faiss.Index, rows: np.ndarray) -> None:
+        self._index = index
+        self.rows = rows
+        #: How many vectors a record has at most (the number of dense views).
+        self.views_per_record = int(np.bincount(rows).max()) if len(rows) else 1
+
+    @classmethod
+    def build(cls, vectors: np.ndarray, rows: np.ndarray) -> "DenseIndex":
+        index = faiss.IndexFlatIP(vectors.shape[1])
+        index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        return cls(index, rows.astype(np.int32))
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        faiss.write_index(self._index, str(directory / "vectors.faiss"))
+        np.save(directory / "rows.npy", self.rows)
+
+    @classmethod
+    def load(cls, directory: Path) -> "DenseIndex":
+        return cls(faiss.read_index(str(directory / "vectors.faiss")), np.load(directory / "rows.npy"))
+
+    @property
+    def dimension(self) -> int:
+        return int(self._index.d)
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to k records by best view similarity: (record indices, cosine similarities).
+
+        `allowed` (a boolean mask over records) restricts the search inside FAISS, so a
+        filter still yields k records whenever k matching ones exist.
+        """
+        depth = min(self._index.ntotal, k * self.views_per_record * 2)
+        params = None
+        if allowed is not None:
+            selected = np.flatnonzero(allowed[self.rows]).astype(np.int64)
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(selected))
+            depth = min(depth, len(selected))
+        if depth == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        sims, hits = self._index.search(
+            query.reshape(1, -1).astype(np.float32), depth, params=params
+        )
+        best: dict[int, float] = {}
+        for hit, sim in zip(hits[0], sims[0]):
+            if hit >= 0:
+                record = int(self.rows[hit])
+                if record not in best:
+                    best[record] = float(sim)
+        records = np.fromiter(best.keys(), dtype=np.int64)[:k]
+        return records, np.fromiter(best.values(), dtype=np.float32)[:k]
+
+    def vectors(self, limit: int | None = None) -> np.ndarray:
+        """The stored vectors (first `limit` rows), e.g. for embedding-space plots."""
+        count = self._index.ntotal if limit is None else min(limit, self._index.ntotal)
+        return self._index.reconstruct_n(0, count)

@@ -1,0 +1,92 @@
+"""The index manifest: what an index was built from, and the checksums that guard it.
+
+Loading compares every file with its recorded size and SHA-256 and refuses a mismatch with a
+message that says which file and what to do, instead of failing later in an obscure way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from search import config
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+
+
+class IndexLoadError(Exception):
+    """An index directory that cannot be used as it is (missing, damaged or mismatched)."""
+
+
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def code_version() -> str:
+    """The git commit of this checkout (with `-dirty` when it has local changes), if any."""
+    try:
+        described = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=12"],
+            cwd=config.REPO_DIR, capture_output=True, text=True, timeout=10, check=True,
+        )
+        return described.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
+    """Write `manifest.json` with `info` plus checksums of every file under `directory`."""
+    files = {
+        str(p.relative_to(directory)): {"bytes": p.stat().st_size, "sha256": sha256(p)}
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and p.name != MANIFEST
+    }
+    manifest = {
+        "format_version": FORMAT_VERSION,
+        "build_date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code_version": code_version(),
+        **info,
+        "files": files,
+    }
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
+    return manifest
+
+
+def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
+    """The manifest of an index directory, after checking that its files match it."""
+    path = directory / MANIFEST
+    hint = f"rebuild it with: python -m search build --out {directory}"
+    if not directory.is_dir():
+        raise IndexLoadError(f"no index at {directory}; {hint}")
+    if not path.is_file():
+        raise IndexLoadError(f"{directory} has no {MANIFEST}, so it is not a complete index; {hint}")
+    try:
+        manifest = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise IndexLoadError(f"{path} is damaged ({error}); {hint}") from error
+    if manifest.get("format_version") != FORMAT_VERSION:
+        raise IndexLoadError(
+            f"{directory} has index format {manifest.get('format_version')!r}, this code reads "
+            f"format {FORMAT_VERSION}; {hint}"
+        )
+    if verify:
+        for name, expected in manifest.get("files", {}).items():
+            file = directory / name
+            if not file.is_file():
+                raise IndexLoadError(f"{directory}: {name} is missing; {hint}")
+            if file.stat().st_size != expected["bytes"] or sha256(file) != expected["sha256"]:
+                raise IndexLoadError(
+                    f"{directory}: {name} does not match the manifest (changed or damaged); {hint}"
+                )
+    return manifest

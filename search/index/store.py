@@ -1,0 +1,87 @@
+"""An index directory loaded into memory, ready for the engine.
+
+Everything that a query needs is here; loading verifies the manifest first so that a damaged
+or mismatched index is refused with a clear message rather than giving wrong answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from search.index.dense import DenseIndex
+from search.index.embed import Embedder
+from search.index.lexical import LexicalIndex
+from search.index.manifest import IndexLoadError, read_manifest
+from search.record import Statement, read_parquet
+
+
+@dataclass
+class Index:
+    """Records and the per-signal indexes over them (all aligned by record position)."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    records: list[Statement]
+    lexical: LexicalIndex
+    names: LexicalIndex
+    dense: DenseIndex
+    pagerank: np.ndarray
+    dependents: np.ndarray
+    position: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, directory: Path | str, verify: bool = True) -> "Index":
+        """Load an index built by `python -m search build`; raises IndexLoadError if unusable."""
+        directory = Path(directory)
+        manifest = read_manifest(directory, verify=verify)
+        try:
+            records = read_parquet(directory / "records.parquet")
+            index = cls(
+                directory=directory,
+                manifest=manifest,
+                records=records,
+                lexical=LexicalIndex.load(directory / "bm25_main"),
+                names=LexicalIndex.load(directory / "bm25_names"),
+                dense=DenseIndex.load(directory / "dense"),
+                pagerank=np.load(directory / "pagerank.npy"),
+                dependents=np.load(directory / "dependents.npy"),
+            )
+        except (OSError, ValueError, RuntimeError) as error:
+            raise IndexLoadError(f"{directory} could not be read ({error})") from error
+        index.position = {s.id: i for i, s in enumerate(records)}
+        sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
+        if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
+            raise IndexLoadError(f"{directory}: its files disagree on the number of records")
+        return index
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        """The model and backend the index was embedded with, for embedding queries."""
+        settings = self.manifest["embedding"]
+        return Embedder(self.manifest["model"], settings["backend"], settings["max_length"])
+
+    @cached_property
+    def by_name(self) -> dict[str, list[int]]:
+        """Lowercased full name -> record positions (names are unique per source, not across)."""
+        table: dict[str, list[int]] = {}
+        for i, s in enumerate(self.records):
+            table.setdefault(s.name.lower(), []).append(i)
+        return table
+
+    def get(self, record_id: str) -> Statement | None:
+        position = self.position.get(record_id)
+        return None if position is None else self.records[position]
+
+    @property
+    def version(self) -> str:
+        """Human-readable index version: corpus commits and build date."""
+        commits = ", ".join(
+            f"{name}@{info['commit'][:8]}" if info.get("commit") else name
+            for name, info in self.manifest.get("sources", {}).items()
+        )
+        return f"built {self.manifest.get('build_date', '?')} from {commits}"

@@ -1,0 +1,77 @@
+"""Text views of a record: what the dense and lexical signals see.
+
+A record is embedded under several views and scored by the best one (as LeanExplore did):
+a view made of the name's words finds "multiplication commutative", a view made of the
+docstring finds paraphrases, and the informal view mixes name, doc and the verbalised
+statement for everything else. All views are made without an LLM.
+"""
+
+from __future__ import annotations
+
+import re
+
+from search.record import Statement
+from search.text.latex_text import latex_to_text, verbalise_latex
+from search.text.lean_text import binder_classes, decode_name, signature_type, verbalise_lean
+
+#: Dense views, in the order their vectors are stored. Both are short on purpose: embedding
+#: cost grows with tokens, and the default index must embed ~290k records twice on 2 cores.
+DENSE_VIEWS = ("name", "text")
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def first_sentences(text: str, limit: int = 300) -> str:
+    """The leading sentences of a docstring, cut at a sentence end near `limit` characters."""
+    text = " ".join(text.replace("`", "").split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    ends = [m.start() for m in _SENTENCE_END.finditer(cut)]
+    return cut[: ends[-1]] if ends else cut
+
+
+def module_words(module: str) -> str:
+    """`Mathlib.Analysis.SpecialFunctions.Log.Basic` -> "analysis special functions log"."""
+    parts = [p for p in module.split(".")[1:] if p not in ("Basic", "Defs", "Lemmas")]
+    return verbalise_lean(" ".join(parts))
+
+
+def name_view(s: Statement) -> str:
+    """What the statement is called: Lean name read aloud and famous titles, or kind and note."""
+    if s.formal:
+        return "; ".join([decode_name(s.name), *s.aliases])
+    section = s.meta.get("section") or s.meta.get("chapter") or ""
+    note = s.meta.get("note") or ""
+    return " ".join(p for p in (s.kind, note, f"({section})" if section else "") if p)
+
+
+def text_view(s: Statement, limit: int = 200) -> str:
+    """What the statement says: name plus docstring, or the verbalised type; LaTeX as text."""
+    if not s.formal:
+        note = s.meta.get("note") or ""
+        body = first_sentences(s.doc or latex_to_text(s.statement), limit + 100)
+        return f"{note}: {body}" if note else body
+    if s.doc:
+        said = first_sentences(s.doc, limit)
+    else:
+        binders, conclusion = signature_type(s.statement)
+        classes = " ".join(binder_classes(binders))
+        said = verbalise_lean(f"{classes} {conclusion}".strip())[:limit]
+    return f"{decode_name(s.name)}: {said}"
+
+
+def view_texts(s: Statement) -> dict[str, str]:
+    """Every dense view of a record, keyed by view name."""
+    return {"name": name_view(s), "text": text_view(s)}
+
+
+def lexical_text(s: Statement) -> str:
+    """Everything BM25+ indexes: name, statement, doc, aliases, module and its words."""
+    if s.formal:
+        statement = f"{s.statement} {verbalise_lean(s.statement)}"
+        place = module_words(s.module)
+    else:
+        statement = verbalise_latex(s.statement)
+        place = " ".join(str(s.meta.get(k) or "") for k in ("chapter", "section", "note"))
+    return " ".join([decode_name(s.name), statement, s.doc, " ".join(s.aliases), place, s.kind])
