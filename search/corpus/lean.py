@@ -176,7 +176,7 @@ def _additive_twin(row: dict[str, Any], head: Statement) -> Statement:
         kind=head.kind,
         name=name,
         statement=additive_signature(head.statement),
-        doc=head.doc,
+        doc=_explicit_additive_doc(row.get("attribute_args") or []),
         module=head.module,
         path=head.path,
         line=head.line,
@@ -210,6 +210,14 @@ def _explicit_additive_name(attribute_args: list[str]) -> str:
         word = rest.split(" ", 1)[0] if rest else ""
         if word and not word.startswith('"') and word not in ("existing", "self", "?"):
             return word
+    return ""
+
+
+def _explicit_additive_doc(attribute_args: list[str]) -> str:
+    """The docstring written in `@[to_additive "doc"]` (the multiplicative doc does not fit)."""
+    for item in attribute_args:
+        if item.startswith("to_additive") and '"' in item:
+            return item[item.index('"') + 1 : item.rindex('"')].strip()
     return ""
 
 

@@ -55,7 +55,7 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._st.get_sentence_embedding_dimension())
+        return int(self._st.get_embedding_dimension())
 
     def encode(self, texts: Sequence[str], progress: bool = False, desc: str = "embed") -> np.ndarray:
         """Vectors for `texts` (rows L2-normalised), computed in length-sorted batches."""

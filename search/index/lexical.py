@@ -40,11 +40,18 @@ class LexicalIndex:
         return cls(bm25s.BM25.load(str(directory), mmap=False, show_progress=False))
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
-        """BM25+ score of every document (0 where no query token occurs in it)."""
-        known = [t for t in query_tokens if t in self._vocab]
-        if not known:
-            return np.zeros(self.size, dtype=np.float32)
-        return self._model.get_scores(known)
+        """BM25+ score of every document; 0 where no query token occurs in it.
+
+        BM25+ (Lv & Zhai) adds delta * idf(t) for each query term t *present* in a document.
+        bm25s (like rank_bm25) also adds it for absent terms, which would give every document
+        a positive score; that part is taken out here, per term.
+        """
+        total = np.zeros(self.size, dtype=np.float32)
+        for token in dict.fromkeys(t for t in query_tokens if t in self._vocab):
+            absent = float(self._model.nonoccurrence_array[self._vocab[token]])
+            term = self._model.get_scores([token]) - absent
+            total += np.where(term > 0, term + absent, 0.0).astype(np.float32)
+        return total
 
     @property
     def size(self) -> int:

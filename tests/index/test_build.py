@@ -1,0 +1,61 @@
+"""A small index built end to end from fixture corpora, loaded, and queried."""
+
+from pathlib import Path
+
+import pytest
+
+from search.engine.engine import Engine
+from search.index.build import BuildOptions, build_index
+from search.index.manifest import IndexLoadError
+from search.index.store import Index
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Path:
+    out = tmp_path_factory.mktemp("idx") / "index"
+    sources = [f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"]
+    build_index(out, BuildOptions(sources=sources, views=("name", "text"), progress=False))
+    return out
+
+
+def test_manifest_counts_and_settings(small_index: Path) -> None:
+    index = Index.load(small_index)
+    manifest = index.manifest
+    assert manifest["counts"]["mathlib"]["theorem"] == 6  # 4 written + 2 additive twins
+    assert manifest["counts"]["mathlib"]["field"] == 1
+    assert manifest["total"] == len(index.records)
+    assert manifest["embedding"]["views"] == ["name", "text"]
+    assert len(index.dense.rows) == 2 * len(index.records)
+    assert "records.parquet" in manifest["files"] and "dense/vectors.faiss" in manifest["files"]
+
+
+def test_exact_name_comes_first_and_groups_collapse(small_index: Path) -> None:
+    engine = Engine(Index.load(small_index))
+    assert engine.search("Nat.succ_le_succ", k=3)[0].statement.id == "mathlib:Nat.succ_le_succ"
+    top = engine.search("Semigroup.mul_assoc", k=3)[0]
+    assert top.statement.id == "mathlib:Semigroup"
+    assert "mathlib:Semigroup.mul_assoc" in top.members
+    assert "exact" in top.signals
+
+
+def test_text_query_and_filters_fill_k(small_index: Path) -> None:
+    engine = Engine(Index.load(small_index))
+    results = engine.search("multiplication is commutative", k=3)
+    assert results[0].statement.id == "mathlib:mul_comm"
+    assert set(results[0].signals) >= {"bm25", "dense"}
+    constructors = engine.search("red", k=5, filters={"kind": "constructor"})
+    assert {r.statement.kind for r in constructors} == {"constructor"}
+    # Every constructor there is, one result per group: Color's two collapse into one.
+    assert len(constructors) == 2
+    assert constructors[0].statement.id == "mathlib:Color.red"
+    assert "mathlib:Color.green" in constructors[0].members
+
+
+def test_tampered_index_is_refused(small_index: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_index, copy)
+    (copy / "pagerank.npy").write_bytes(b"0")
+    with pytest.raises(IndexLoadError, match="pagerank.npy does not match"):
+        Index.load(copy)
