@@ -29,15 +29,16 @@ def _stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
+@lru_cache(maxsize=500_000)
+def _token_words(token: str) -> tuple[str, ...]:
+    """Stemmed words of one identifier-like token (cached: corpus tokens repeat a lot)."""
+    return tuple(_stem(w) for w in split_identifier(token) if w not in STOPWORDS)
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercased, stemmed word tokens with notation spelled out; stopwords dropped."""
     text = _NOTATION_RE.sub(lambda m: NOTATION[m.group(0)], text)
-    out = []
-    for token in _TOKEN_RE.findall(text):
-        for word in split_identifier(token):
-            if word not in STOPWORDS:
-                out.append(_stem(word))
-    return out
+    return [word for token in _TOKEN_RE.findall(text) for word in _token_words(token)]
 
 
 def name_tokens(name: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from search.record import Statement
-from search.text.latex_text import latex_to_text, verbalise_latex
+from search.text.latex_text import latex_to_text
 from search.text.lean_text import binder_classes, decode_name, signature_type, verbalise_lean
 
 #: Dense views, in the order their vectors are stored. Both are short on purpose: embedding
@@ -67,11 +67,15 @@ def view_texts(s: Statement) -> dict[str, str]:
 
 
 def lexical_text(s: Statement) -> str:
-    """Everything BM25+ indexes: name, statement, doc, aliases, module and its words."""
+    """Everything BM25+ indexes: name, statement, doc, aliases, module and its words.
+
+    Notation is left as written: the tokenizer spells it out, for documents and queries alike.
+    """
     if s.formal:
-        statement = f"{s.statement} {verbalise_lean(s.statement)}"
+        statement = s.statement
         place = module_words(s.module)
     else:
-        statement = verbalise_latex(s.statement)
+        statement = s.doc or latex_to_text(s.statement)
         place = " ".join(str(s.meta.get(k) or "") for k in ("chapter", "section", "note"))
-    return " ".join([decode_name(s.name), statement, s.doc, " ".join(s.aliases), place, s.kind])
+    doc = s.doc if s.formal else ""
+    return " ".join([decode_name(s.name), statement, doc, " ".join(s.aliases), place, s.kind])
