@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 from search import config
+from search.index.build import BuildOptions
+from search.index.embed import BACKENDS
 
 
 def _build(args: argparse.Namespace) -> int:
-    from search.index.build import BuildOptions, build_index
+    from search.index.build import build_index
 
     options = BuildOptions(
         sources=args.sources or config.DEFAULT_SOURCES,
@@ -76,9 +78,13 @@ def parser() -> argparse.ArgumentParser:
         "NAME=PATH adds a parse-lean .jsonl or a LaTeX directory/.tar.gz",
     )
     build.add_argument("--model", default=config.DEFAULT_MODEL, help="sentence-transformers name or path")
-    build.add_argument("--backend", default="onnx-int8", choices=("onnx-int8", "torch"))
-    build.add_argument("--views", default="text", help="dense views, comma-separated: name,text")
-    build.add_argument("--max-length", type=int, default=64, help="embedding token limit")
+    build.add_argument("--backend", default=BuildOptions.backend, choices=BACKENDS)
+    build.add_argument(
+        "--views", default=",".join(BuildOptions.views), help="dense views, comma-separated: name,text"
+    )
+    build.add_argument(
+        "--max-length", type=int, default=BuildOptions.max_length, help="embedding token limit"
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
 

@@ -41,7 +41,7 @@ class BuildOptions:
     model: str = config.DEFAULT_MODEL
     backend: str = "onnx-int8"
     views: Sequence[str] = ("text",)
-    max_length: int = 64
+    max_length: int = 48
     progress: bool = True
     timings: dict[str, float] = field(default_factory=dict)
 
