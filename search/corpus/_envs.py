@@ -46,7 +46,9 @@ OPEN_LOGIC_TITLES = {
     "cor": "Corollary", "defn": "Definition", "prob": "Problem", "axiom": "Axiom",
     "rem": "Remark", "note": "Note", "case": "Case", "conv": "Convention",
 }  # fmt: skip
-_OPEN_LOGIC_MARK = re.compile(r"\\(?:documentclass|usepackage)\s*(?:\[[^\]]*open-logic|\{open-logic)")
+_OPEN_LOGIC_MARK = re.compile(
+    r"\\(?:documentclass|usepackage)\s*(?:\[[^\]]*open-logic|\{open-logic)"
+)
 
 _VERBATIM = frozenset({"verbatim", "Verbatim", "lstlisting", "minted", "alltt"})
 _PLURALS = {"remarks": "remark", "examples": "example", "notes": "note", "exercises": "exercise"}

@@ -128,8 +128,9 @@ _DEF = re.compile(r"\\[gex]?def\s*\\([A-Za-z@]+)((?:#\d)*)\s*(?=\{)")
 _MATH_OPERATOR = re.compile(
     r"\\DeclareMathOperator(\*?)\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))\s*"
 )
+_LET = re.compile(r"\\let\s*\\([A-Za-z]+)\s*=?\s*(\\[A-Za-z]+)")
 _MACRO_START = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|[gex]?def|DeclareMathOperator)"
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|[gex]?def|DeclareMathOperator|let)"
     r"(?![A-Za-z])"
 )
 #: Bodies using TeX programming are not "simple author macros": expanding them yields noise.
@@ -175,8 +176,14 @@ def _parse_math_operator(text: str, match: re.Match) -> Macro | None:
     return Macro(name, 0, f"\\operatorname{match.group(1)}{{{body[0]}}}")
 
 
+def _parse_let(text: str, match: re.Match) -> Macro:
+    """`\\let\\alias\\name`: the alias expands to the name it copies."""
+    return Macro(match.group(1), 0, match.group(2))
+
+
 def _parse_definition(text: str, pos: int) -> Macro | None:
     for pattern, parse in (
+        (_LET, _parse_let),
         (_NEWCOMMAND, _parse_newcommand),
         (_DEF, _parse_def),
         (_MATH_OPERATOR, _parse_math_operator),

@@ -15,6 +15,9 @@ Identifiers (unique within a source, stable for a given corpus commit):
 - without a label: `<source>:<file path without .tex>/<kind>-<n>`, the n-th environment of
   that kind in the file (e.g. `hott:basics/lemma-3`).
 - a repeated id gets `~2`, `~3`, ... in reading order and `meta["duplicate_of"]`.
+Stacks statements also get `meta["number"]` ("33.25.6"): the chapter's place in `chapters.tex`,
+the section, and the subsection counter that the Stacks preamble shares between subsections
+and all its theorem environments. Other books number by their master file (not read here).
 URLs point at the upstream file and line at the commit listed in the `manifest.json` beside the
 archive (a text without a manifest entry gets no url).
 """
@@ -35,8 +38,10 @@ from pathlib import Path, PurePosixPath
 from search import config
 from search.corpus._envs import Environment, EnvironmentTable, environment_table
 from search.corpus._tex import (
+    Macro,
     collect_macros,
     expand_macros,
+    read_argument,
     read_arguments,
     read_group,
     read_optional,
@@ -60,13 +65,18 @@ _HEADINGS = {
     "olfileid": ("fileid", 3),
 }  # fmt: skip
 _EVENT = re.compile(
-    r"\\begin\s*\{([^{}]+)\}|\\(" + "|".join(_HEADINGS) + r")(?![A-Za-z])\*?|\\end\s*\{document\}"
+    r"\\begin\s*\{([^{}]+)\}|\\(" + "|".join(_HEADINGS) + r")(?![A-Za-z])\*?"
+    r"|\\((?:re)?newenvironment|(?:re)?newcommand|providecommand|[gex]?def)(?![A-Za-z])\*?"
+    r"|\\end\s*\{document\}"
 )
+_PARAMETERS = re.compile(r"\s*(?:#\d\s*)*")
 _LABEL_OR_ENV = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\(ol)?label\s*\{([^{}]*)\}")
 _REFERENCE = re.compile(
     r"\\(ref|eqref|cref|Cref|autoref|pageref|cpageref|hyperref|olref|Olref)(?![A-Za-z])\*?"
 )
 _STACKS_CHAPTER = re.compile(r"\\hyperref\[([A-Za-z0-9-]+)-section-phantom\]")
+_TOKEN_SHORTHAND = re.compile(r"!!(\^?)(a?)\{([^{}]*)\}(s?)")
+_USE_TOKEN = re.compile(r"\\usetoken\s*\{([sSpPaA])\}\s*\{([^{}]*)\}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -83,7 +93,7 @@ def source_name(path: Path) -> str:
 
 
 def _wanted(path: str) -> bool:
-    return path.endswith(".tex") or path == TAGS_PATH
+    return path.endswith(".tex") or path == TAGS_PATH or path.endswith("/" + TAGS_PATH)
 
 
 def _without_root(files: dict[str, str]) -> dict[str, str]:
@@ -98,9 +108,9 @@ def _read_archive(path: Path) -> dict[str, str]:
     files = {}
     with tarfile.open(path) as archive:
         for member in archive:
-            if member.isfile():
+            if member.isfile() and _wanted(member.name):
                 data = archive.extractfile(member).read()
-                files[member.name.lstrip("./")] = data.decode("utf-8", errors="replace")
+                files[member.name.removeprefix("./")] = data.decode("utf-8", errors="replace")
     return files
 
 
@@ -108,14 +118,14 @@ def _read_directory(path: Path) -> dict[str, str]:
     return {
         file.relative_to(path).as_posix(): file.read_text("utf-8", errors="replace")
         for file in path.rglob("*")
-        if file.is_file()
+        if file.is_file() and _wanted(file.as_posix())
     }
 
 
 def read_text_files(path: Path) -> dict[str, str]:
     """The `.tex` files (and Stacks' `tags/tags`) of a folder or tar archive, by path."""
     files = _read_directory(path) if path.is_dir() else _without_root(_read_archive(path))
-    return {name: files[name] for name in sorted(files) if _wanted(name)}
+    return {name: files[name] for name in sorted(files)}
 
 
 def manifest_entry(path: Path, source: str) -> dict:
@@ -133,6 +143,37 @@ def read_stacks_tags(text: str) -> dict[str, str]:
     """`tags/tags` (`TAG,full_label` lines after `#` comments) as full label -> tag."""
     rows = csv.reader(line for line in text.splitlines() if line and not line.startswith("#"))
     return {row[1].strip(): row[0].strip() for row in rows if len(row) == 2}
+
+
+def _token_words(word: str, capital: bool, article: bool, plural: bool) -> str:
+    text = word + ("s" if plural else "")
+    if article:
+        text = ("an " if word[:1] in "aeiou" else "a ") + text
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def _use_token(match: re.Match) -> str:
+    form, word = match.group(1), match.group(2)
+    if form in "aA":
+        article = "an" if word[:1] in "aeiou" else "a"
+        return article.capitalize() if form == "A" else article
+    return _token_words(word, form.isupper(), False, form in "pP")
+
+
+def resolve_tokens(text: str) -> str:
+    """Open Logic's token shorthand, with each token read as its own name (the default).
+
+    `!!{formula}` -> formula, `!!a{formula}` -> a formula, `!!^{tableau}s` -> Tableaus,
+    `\\usetoken{S}{derivability}` -> Derivability. Irregular plurals and a book's renamed
+    tokens (set in the class configuration, not in the text) are approximated.
+    """
+    if "!!" not in text and "\\usetoken" not in text:
+        return text
+    text = _TOKEN_SHORTHAND.sub(
+        lambda m: _token_words(m.group(3), bool(m.group(1)), bool(m.group(2)), bool(m.group(4))),
+        text,
+    )
+    return _USE_TOKEN.sub(_use_token, text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,9 +242,26 @@ def _find_end(text: str, env: str, pos: int) -> tuple[int, int] | None:
 def _unclosed_end(text: str, pos: int, table: EnvironmentTable) -> int:
     """Where a body missing its `\\end` stops: the next statement, heading or end of text."""
     for match in _EVENT.finditer(text, pos):
+        if match.group(3):
+            continue
         if match.group(1) is None or table.get(match.group(1).strip()):
             return match.start()
     return len(text)
+
+
+def _skip_definition(text: str, pos: int, command: str) -> int:
+    """Index after a macro or environment definition, whose code is not text to scan."""
+    name = read_argument(text, pos)
+    if name is None:
+        return pos
+    _, pos = skip_optionals(text, name[1])
+    pos = _PARAMETERS.match(text, pos).end()
+    for _ in range(2 if command.endswith("environment") else 1):
+        group = read_group(text, skip_spaces(text, pos))
+        if group is None:
+            break
+        pos = group[1]
+    return pos
 
 
 def _heading(text: str, pos: int, command: str) -> tuple[list[str], int] | None:
@@ -284,7 +342,7 @@ def _open_block(text: str, match: re.Match, env: Environment, table: Environment
     return _Opened(note, pos, end[0], end[1], True)
 
 
-def scan_file(path: str, text: str, table: EnvironmentTable, position: _Position) -> list[_Block]:
+def _scan_file(path: str, text: str, table: EnvironmentTable, position: _Position) -> list[_Block]:
     """Theorem-like environments of one comment-free file, in reading order.
 
     Scanning resumes inside each body, so a proposition stated inside an example is a
@@ -296,6 +354,9 @@ def scan_file(path: str, text: str, table: EnvironmentTable, position: _Position
     pos = 0
     while (match := _EVENT.search(text, pos)) is not None:
         pos = match.end()
+        if match.group(3):
+            pos = _skip_definition(text, pos, match.group(3))
+            continue
         if match.group(2):
             heading = _heading(text, pos, match.group(2))
             if heading:
@@ -317,7 +378,7 @@ def scan_file(path: str, text: str, table: EnvironmentTable, position: _Position
         position.counter += 1
         blocks.append(
             _Block(
-                env=name, kind=env.kind, note=" ".join(opened.note.split()),
+                env=name, kind=env.kind, note=_title_text(opened.note),
                 body=text[opened.start : opened.stop], path=path, line=lines(match.start()),
                 end_line=lines(opened.end), closed=opened.closed, chapter=position.chapter,
                 chapter_file=position.chapter_file, section=position.section,
@@ -328,14 +389,14 @@ def scan_file(path: str, text: str, table: EnvironmentTable, position: _Position
     return blocks
 
 
-def scan_text(texts: dict[str, str], table: EnvironmentTable) -> list[_Block]:
+def _scan_text(texts: dict[str, str], table: EnvironmentTable) -> list[_Block]:
     """Blocks of all files; a file opening no chapter inherits its folder's (see above)."""
     folders = _directory_chapters(texts)
     blocks = []
     for path, text in texts.items():
         pure = PurePosixPath(path)
         chapter, chapter_file = folders.get(pure.parent.as_posix(), ("", pure.stem))
-        blocks += scan_file(path, text, table, _Position(chapter, chapter_file))
+        blocks += _scan_file(path, text, table, _Position(chapter, chapter_file))
     return blocks
 
 
@@ -373,12 +434,14 @@ def _comment_pattern(names: frozenset[str]) -> re.Pattern:
 
 
 def _split_comments(body: str, names: frozenset[str]) -> tuple[str, dict[str, str]]:
-    """Remove comment-like environments (Stacks' `reference`, `history`), keeping their text."""
+    """Remove comment-like environments, keeping the text of named ones (Stacks' `reference`,
+    `history`) for meta; plain `comment` is the author's scrap and goes."""
     found: dict[str, str] = {}
 
     def keep(match: re.Match) -> str:
-        text = " ".join(match.group(2).split())
-        found[match.group(1)] = f"{found[match.group(1)]} {text}" if match.group(1) in found else text
+        name, text = match.group(1), " ".join(match.group(2).split())
+        if name != "comment":
+            found[name] = f"{found[name]} {text}" if name in found else text
         return ""
 
     return _comment_pattern(names).sub(keep, body), found
@@ -498,8 +561,8 @@ def _assign_ids(text: _Text, blocks: list[_Block]) -> list[tuple[str, str, str |
     return named
 
 
-def build_statements(
-    text: _Text, blocks: list[_Block], macros: dict, table: EnvironmentTable
+def _build_statements(
+    text: _Text, blocks: list[_Block], macros: dict[str, Macro], table: EnvironmentTable
 ) -> list[Statement]:
     """Name, expand, link and render the scanned blocks."""
     for block in blocks:
@@ -536,11 +599,16 @@ def parse_latex(path: Path, source: str | None = None) -> list[Statement]:
     path = Path(path)
     source = source or source_name(path)
     files = read_text_files(path)
-    texts = {name: strip_comments(body) for name, body in files.items() if name.endswith(".tex")}
+    texts = {
+        name: resolve_tokens(strip_comments(body))
+        for name, body in files.items()
+        if name.endswith(".tex")
+    }
     macros = collect_macros(list(texts.values()))
     table = environment_table(list(texts.values()), macros)
-    blocks = scan_text(texts, table)
-    statements = build_statements(_describe(source, files, path), blocks, simple_macros(macros), table)
+    blocks = _scan_text(texts, table)
+    text = _describe(source, files, path)
+    statements = _build_statements(text, blocks, simple_macros(macros), table)
     duplicates = sum("duplicate_of" in s.meta for s in statements)
     unterminated = sum("unterminated" in s.meta for s in statements)
     log.info(
