@@ -181,7 +181,7 @@ def latex_to_text_many(bodies: list[str]) -> list[str]:
     workers = min(os.cpu_count() or 1, 8)
     if workers < 2 or len(bodies) < PARALLEL_MIN:
         return _render_chunk(bodies)
-    size = -(-len(bodies) // (workers * 4))
+    size = -(-len(bodies) // workers)  # contiguous shares: a chapter's formulas stay together
     chunks = [bodies[i : i + size] for i in range(0, len(bodies), size)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return [text for chunk in pool.map(_render_chunk, chunks) for text in chunk]
