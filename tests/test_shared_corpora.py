@@ -33,6 +33,8 @@ def test_small_real_index_answers_by_name_and_by_meaning(
     assert set(index.manifest["counts"]) == {"batteries", "hott"}
     assert index.manifest["sources"]["hott"]["commit"].startswith("578b85cc")
     engine = Engine(index)
-    assert engine.search("List.length_append", k=1)[0].statement.name == "List.length_append"
+    assert engine.search("List.interleave_append_left", k=1)[0].statement.name == (
+        "List.interleave_append_left"
+    )
     univalence = engine.search("univalence axiom", k=5, filters={"source": "hott"})
     assert any("univalence" in r.statement.statement.lower() for r in univalence)
