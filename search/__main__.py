@@ -38,7 +38,7 @@ def _query(args: argparse.Namespace) -> int:
 
     filters = {k: v for k, v in (("source", args.source), ("kind", args.kind)) if v}
     engine = Engine(Index.load(args.index))
-    results = engine.search(args.text, k=args.k, filters=filters)
+    results = engine.search(args.text, k=args.k, filters=filters, variant=args.variant)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
         return 0
@@ -94,6 +94,7 @@ def parser() -> argparse.ArgumentParser:
     query.add_argument("-k", type=int, default=10, help="number of results")
     query.add_argument("--source", help="only this source (mathlib, stacks, ...)")
     query.add_argument("--kind", help="only this kind (theorem, lemma, def, ...)")
+    query.add_argument("--variant", default="default", help="ranking: dense, bm25, leanexplore, rrf, default")
     query.add_argument("--json", action="store_true", help="print results as a JSON list")
     query.set_defaults(run=_query)
 

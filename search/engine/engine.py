@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from search.engine import fusion
 from search.engine.query import ParsedQuery, parse_query
 from search.index.store import Index
 from search.record import Statement
@@ -20,7 +21,9 @@ from search.text.tokenize import name_tokens, tokenize
 CANDIDATES = 200
 #: Reciprocal rank fusion constant and per-signal weights of the default ranking.
 RRF_K = 60
-WEIGHTS = {"dense": 1.0, "bm25": 1.0, "names": 0.7}
+WEIGHTS = {"dense": 1.0, "bm25": 1.0, "names": 0.7, "exact": 1.0, "substring": 1.0}
+#: Ranking variants, selectable by name; all but `default` are published baselines.
+VARIANTS = ("dense", "bm25", "leanexplore", "rrf", "default")
 
 
 @dataclass
@@ -53,21 +56,40 @@ class Engine:
             self._groups.setdefault(s.group or s.id, []).append(position)
 
     def search(
-        self, query: str, k: int = 10, filters: Mapping[str, Any] | None = None
+        self,
+        query: str,
+        k: int = 10,
+        filters: Mapping[str, Any] | None = None,
+        variant: str = "default",
     ) -> list[Result]:
-        """Top-k StatementGroups for `query`, restricted to records matching `filters`."""
+        """Top-k StatementGroups for `query` under a ranking variant, within `filters`."""
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         parsed = parse_query(query)
         allowed = self._mask(filters) if filters else None
-        signals = self._signals(parsed, allowed, max(CANDIDATES, k * 4))
-        fused = self._fuse(signals)
+        signals, bm25_full = self._signals(parsed, allowed, max(CANDIDATES, k * 4))
+        fused = self._fusion(variant, bm25_full)(signals, self.index.pagerank)
+        if variant == "default":
+            fused = self._with_priors(fused, signals)
         return self._collapse(fused, signals, k, allowed)
+
+    def _fusion(self, variant: str, bm25_full: np.ndarray) -> fusion.Fusion:
+        if variant in ("dense", "bm25"):
+            return fusion.single(variant)
+        if variant == "leanexplore":
+            return fusion.leanexplore(lambda positions: bm25_full[positions])
+        if variant == "rrf":
+            return fusion.rrf(RRF_K)
+        return fusion.rrf(RRF_K, WEIGHTS, tuple(WEIGHTS))
 
     def _signals(
         self, parsed: ParsedQuery, allowed: np.ndarray | None, depth: int
-    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Ranked (positions, scores) per signal, each already restricted to `allowed`."""
+    ) -> tuple[fusion.Signals, np.ndarray]:
+        """Ranked (positions, scores) per signal, each restricted to `allowed`, and the
+        BM25+ score of every record (LeanExplore rescores its dense candidates with it)."""
         index = self.index
-        out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        out: fusion.Signals = {}
+        bm25_full = np.zeros(len(index.records), dtype=np.float32)
         exact = [
             p for p in index.by_name.get(parsed.text.lower(), []) if allowed is None or allowed[p]
         ]
@@ -75,13 +97,14 @@ class Engine:
             out["exact"] = (np.asarray(exact), np.ones(len(exact), dtype=np.float32))
         if parsed.kind == "substring":
             out["substring"] = self._substring(parsed.substrings, allowed, depth)
-            return out
+            return out, bm25_full
         words = tokenize(parsed.text)
-        out["bm25"] = _top(index.lexical.scores(words), allowed, depth)
+        bm25_full = index.lexical.scores(words)
+        out["bm25"] = _top(bm25_full, allowed, depth)
         out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
         vector = index.embedder.encode([parsed.text])[0]
         out["dense"] = index.dense.search(vector, depth, allowed)
-        return out
+        return out, bm25_full
 
     def _substring(
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
@@ -96,25 +119,21 @@ class Engine:
         hits = hits[:depth]
         return np.asarray(hits, dtype=np.int64), 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
 
-    def _fuse(self, signals: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[int, float]:
-        """Weighted reciprocal rank fusion, exact name matches first, PageRank as a tie-breaker."""
-        fused: dict[int, float] = {}
-        for signal, (positions, _) in signals.items():
-            weight = WEIGHTS.get(signal, 1.0)
-            for rank, position in enumerate(positions.tolist()):
-                fused[position] = fused.get(position, 0.0) + weight / (RRF_K + rank + 1)
+    def _with_priors(self, fused: dict[int, float], signals: fusion.Signals) -> dict[int, float]:
+        """Exact name matches first; PageRank breaks ties between equally fused records."""
         for position in signals.get("exact", (np.zeros(0, dtype=np.int64), None))[0].tolist():
-            fused[position] += 1.0
+            fused[position] = fused.get(position, 0.0) + 1.0
         prior = self.index.pagerank
-        scale = float(prior.max()) if len(prior) else 1.0
-        for position in fused:
-            fused[position] += 1e-3 * float(prior[position]) / (scale or 1.0)
+        scale = float(prior.max()) if len(prior) else 0.0
+        if scale > 0:
+            for position in fused:
+                fused[position] += 1e-3 * float(prior[position]) / scale
         return fused
 
     def _collapse(
         self,
         fused: dict[int, float],
-        signals: dict[str, tuple[np.ndarray, np.ndarray]],
+        signals: fusion.Signals,
         k: int,
         allowed: np.ndarray | None,
     ) -> list[Result]:

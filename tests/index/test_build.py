@@ -59,3 +59,15 @@ def test_tampered_index_is_refused(small_index: Path, tmp_path: Path) -> None:
     (copy / "pagerank.npy").write_bytes(b"0")
     with pytest.raises(IndexLoadError, match="pagerank.npy does not match"):
         Index.load(copy)
+
+
+@pytest.mark.parametrize("variant", ["dense", "bm25", "leanexplore", "rrf", "default"])
+def test_every_variant_ranks_through_the_same_engine(small_index: Path, variant: str) -> None:
+    engine = Engine(Index.load(small_index))
+    results = engine.search("multiplication is commutative", k=3, variant=variant)
+    assert results and results[0].statement.id in {"mathlib:mul_comm", "mathlib:mul_left_comm"}
+
+
+def test_unknown_variant_is_refused(small_index: Path) -> None:
+    with pytest.raises(ValueError, match="unknown ranking variant 'best'"):
+        Engine(Index.load(small_index)).search("x", variant="best")

@@ -1,0 +1,52 @@
+import numpy as np
+import pytest
+
+from search.engine import fusion
+from search.engine.query import parse_query
+
+
+def signals() -> fusion.Signals:
+    return {
+        "dense": (np.array([3, 1, 2]), np.array([0.9, 0.6, 0.5])),
+        "bm25": (np.array([1, 4]), np.array([7.0, 2.0])),
+    }
+
+
+def test_rrf_sums_reciprocal_ranks() -> None:
+    fused = fusion.rrf(k=10)(signals(), np.zeros(5))
+    assert fused[1] == pytest.approx(1 / 12 + 1 / 11)
+    assert fused[3] == pytest.approx(1 / 11)
+    assert fused[4] == pytest.approx(1 / 12)
+    assert set(fused) == {1, 2, 3, 4}
+
+
+def test_leanexplore_formula() -> None:
+    prior = np.array([0.0, 0.1, 0.0, 0.3, 0.0])
+    bm25 = np.array([0.0, 7.0, 0.0, 1.0, 2.0])
+    fused = fusion.leanexplore(lambda positions: bm25[positions])(signals(), prior)
+    # Record 2 is under the 0.525 similarity threshold and is no candidate.
+    assert set(fused) == {1, 3}
+    # Over candidates {3, 1}: dense min-max (1, 0), BM25+ (0, 1), PageRank (1, 0).
+    assert fused[3] == pytest.approx(1.0 + 0.0 + 0.2)
+    assert fused[1] == pytest.approx(0.0 + 1.0 + 0.0)
+
+
+def test_single_signal_keeps_its_scores() -> None:
+    assert fusion.single("bm25")(signals(), np.zeros(5)) == {1: 7.0, 4: 2.0}
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("Nat.succ_le_succ", "name"),
+        ("mul_comm", "name"),
+        ('"succ_le"', "substring"),
+        ('"succ", "le"', "substring"),
+        ("fundamental theorem of calculus", "text"),
+        (r"$\int_a^b f' = f(b) - f(a)$", "text"),
+        ("∀ a b : ℕ, a + b = b + a", "text"),
+        ("Group", "text"),
+    ],
+)
+def test_query_routing(text: str, kind: str) -> None:
+    assert parse_query(text).kind == kind
