@@ -75,7 +75,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--sources", nargs="+", metavar="SOURCE",
         help=f"corpora to index (default: all of {', '.join(config.DEFAULT_SOURCES)}); "
-        "NAME=PATH adds a parse-lean .jsonl or a LaTeX directory/.tar.gz",
+        "NAME=PATH adds a parse-lean .jsonl or a LaTeX directory/.tar.gz; "
+        "arxiv[=DIR_OR_HUB_NAME] adds the TheoremSearch dataset",
     )
     build.add_argument("--model", default=config.DEFAULT_MODEL, help="sentence-transformers name or path")
     build.add_argument("--backend", default=BuildOptions.backend, choices=BACKENDS)
@@ -115,11 +116,12 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    from search.corpus.theoremsearch import TheoremSearchUnavailable
     from search.index.manifest import IndexLoadError
 
     try:
         return args.run(args)
-    except (IndexLoadError, FileNotFoundError, ValueError) as error:
+    except (IndexLoadError, TheoremSearchUnavailable, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
