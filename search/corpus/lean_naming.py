@@ -14,6 +14,7 @@ where the text-level version can differ from Lean.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Collection, Mapping
@@ -34,19 +35,15 @@ _REST = _LETTER + "0-9'!?\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a\u2c7c"
 _ATOM = rf"(?:«[^»]*»|[{_LETTER}][{_REST}]*)"
 #: One possibly dotted identifier, e.g. `Nat.succ_le`, `Foo.«bar baz»`.
 IDENT_PATTERN = rf"{_ATOM}(?:\.{_ATOM})*"
-IDENT_RE = re.compile(IDENT_PATTERN)
-_IDENT_FULL_RE = re.compile(rf"{IDENT_PATTERN}\Z")
+
 _UNIVERSES_RE = re.compile(r"\.\{[^{}]*\}")
 _NAME_PART_RE = re.compile(r"«([^»]*)»|([^.«]+)")
 
 
-def is_identifier(token: str) -> bool:
-    """Whether `token` is exactly one (possibly dotted) Lean identifier."""
-    return bool(_IDENT_FULL_RE.match(token))
-
-
 def split_name(name: str) -> list[str]:
     """Split a dotted name into components, honouring `«a.b»` quoting (quotes removed)."""
+    if "«" not in name:
+        return name.split(".") if name else []
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in _NAME_PART_RE.finditer(name)]
 
 
@@ -64,8 +61,12 @@ def _is_upper(c: str) -> bool:
     return "A" <= c <= "Z"
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 def _ascii_lower(s: str) -> str:
-    return "".join(chr(ord(c) + 32) if _is_upper(c) else c for c in s)
+    """Lean's `String.toLower` (ASCII only)."""
+    return s.translate(_ASCII_LOWER)
 
 
 # --- @[to_additive] names (Mathlib.Tactic.ToAdditive.GuessName) ------------------------------
@@ -253,6 +254,7 @@ def _fix_abbreviations(words: list[str]) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def guess_additive_component(component: str) -> str:
     """`ToAdditive.guessName` on one name component: `mul_comm` -> `add_comm`,
     `CommMonoid` -> `AddCommMonoid`, `isSquare_iff` -> `even_iff`.  Primes split words."""
@@ -278,7 +280,8 @@ def additive_name(name: str, translations: Mapping[str, str] | None = None) -> s
     the last component via `guessName`, the namespace via `additive_prefix`.
     `mul_comm` -> `add_comm`; `Subgroup.mul_mem` -> `AddSubgroup.add_mem`."""
     parts = split_name(name)
-    return join_name(additive_prefix(".".join(parts[:-1]), translations), guess_additive_component(parts[-1]))
+    prefix = additive_prefix(".".join(parts[:-1]), translations)
+    return join_name(prefix, guess_additive_component(parts[-1]))
 
 
 def explicit_additive_name(name: str, target: str, translations: Mapping[str, str] | None = None) -> str:
@@ -329,7 +332,7 @@ class _Tok:
 def _tokens(text: str) -> list[_Tok]:
     """Code tokens of a statement (comments and whitespace dropped)."""
     out: list[_Tok] = []
-    spaced = True
+    spaced = False
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup or "other"
         if kind in ("space", "comment"):
@@ -390,6 +393,9 @@ _INFIX: dict[str, tuple[int, bool, str]] = {
     "/": (70, False, "HDiv.hDiv"), "%": (70, False, "HMod.hMod"), "•": (73, True, "HSMul.hSMul"),
     "^": (75, True, "HPow.hPow"), "∘": (90, True, "Function.comp"), "∩": (70, False, "Inter.inter"),
     "∪": (65, False, "Union.union"), "⊓": (69, False, "Min.min"), "⊔": (68, False, "Max.max"),
+    "⋖": (50, False, "CovBy"), "⩿": (50, False, "WCovBy"), "≈": (50, False, "HasEquiv.Equiv"),
+    "\\": (70, False, "SDiff.sdiff"), "⇨": (60, True, "HImp.himp"), "∆": (100, False, "symmDiff"),
+    "⊣": (15, False, "CategoryTheory.Adjunction"),
 }
 #: `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N`; `M ⊗[R] N` is `TensorProduct R M N`.
 _BRACKET_INFIX: dict[str, tuple[str, bool]] = {
@@ -401,12 +407,19 @@ _BRACKET_INFIX: dict[str, tuple[str, bool]] = {
 }
 _CLOSE = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "{{": "}}", "⟦": "⟧", "⟮": "⟯"}
 #: Function-like notation written glued to its parenthesised arguments: `C(α, β)`.
-_GLUED_CALLS = {"C": "ContinuousMap", "C_c": "CompactlySupportedContinuousMap", "C₀": "ZeroAtInftyContinuousMap"}
+_GLUED_CALLS = {
+    "C": "ContinuousMap", "C_c": "CompactlySupportedContinuousMap", "C₀": "ZeroAtInftyContinuousMap",
+}
 _BINDER_WORDS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ", "∑", "∏", "⋃", "⋂", "⨆", "⨅"}
-_STOP = {")", "]", "}", "⟩", "⦄", "}}", "⟧", ",", ":", ":=", "=>", "↦", "|", "where", "with", "then", "else"}
+_STOP = {")", "]", "}", "⟩", "⦄", "}}", "⟧", ",", ":", ":=", "=>", "↦", "|",
+         "where", "with", "then", "else"}
+#: Tokens that may follow an atom without a space and still be ordinary syntax.
+_GLUED_OK = frozenset(_CLOSE.values()) | {",", "(", ":"}
 _SCRIPT_RE = re.compile(r"[\u2100-\u214f\U0001d400-\U0001d7ff]+\Z")
 _UNIVERSE_RE = re.compile(r"[uvw][0-9_'\u2080-\u2089]*\Z")
-_VAR_RE = re.compile(r"[A-Za-z\u0370-\u03ff\u2100-\u214f\U0001d400-\U0001d7ff][0-9'\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a]*\Z")
+_VAR_RE = re.compile(
+    r"[A-Za-z\u0370-\u03ff\u2100-\u214f\U0001d400-\U0001d7ff][0-9'\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a]*\Z"
+)
 
 
 class _ExprParser:
@@ -425,21 +438,9 @@ class _ExprParser:
         j = self.i + k
         return self.toks[j] if j < len(self.toks) else None
 
-    def at_stop(self) -> bool:
-        t = self.peek()
-        return t is None or t.text in _STOP
-
     def skip_group(self) -> None:
         """Skip a bracketed group starting at the current opening bracket."""
-        depth = 0
-        while (t := self.peek()) is not None:
-            self.i += 1
-            if t.text in _CLOSE:
-                depth += 1
-            elif t.text in _CLOSE.values():
-                depth -= 1
-                if depth <= 0:
-                    return
+        self.i = _group_end(self.toks, self.i)
 
     def expr(self, min_prec: int = 0) -> tuple:
         left = self.prefix()
@@ -453,6 +454,11 @@ class _ExprParser:
                 right = self.expr(25)
                 ring = _app(_const("RingHom.id"), ring) if via_id else ring
                 left = _app(_const(const), ring, left, right)
+                continue
+            if t.text in ("<|", "|>") and min_prec <= 10:
+                self.i += 1
+                right = self.expr(10)
+                left = _app(left, right) if t.text == "<|" else _app(right, left)
                 continue
             op = _INFIX.get(t.text)
             if op is None or op[0] < min_prec:
@@ -519,8 +525,8 @@ class _ExprParser:
     def starts_atom(t: _Tok) -> bool:
         if t.text in _STOP or t.text in _INFIX or t.text in _BRACKET_INFIX or t.text in _POSTFIX:
             return False
-        return t.kind in ("ident", "num", "string") or t.text in _CLOSE or t.text in _BINDER_WORDS or t.text in (
-            "_", "?_", "@", "↑", "⇑", "↥", "·", "⊤", "⊥", "∅") or t.text in _NOTATION_CONSTS
+        return (t.kind in ("ident", "num", "string") or t.text in _CLOSE or t.text in _BINDER_WORDS
+                or t.text in _NOTATION_CONSTS or t.text in ("_", "?_", "@", "↑", "⇑", "↥", "·"))
 
     def atom(self) -> tuple:
         e = self.atom_core()
@@ -528,7 +534,13 @@ class _ExprParser:
             if t.text in _POSTFIX:
                 self.i += 1
                 e = _app(_const(_POSTFIX[t.text]), e)
-            elif not t.spaced and t.kind != "ident" and t.text not in _CLOSE.values() and t.text not in (",", "(", ":"):
+            elif t.text == "." and not t.spaced and (f := self.peek(1)) is not None and f.kind == "ident" \
+                    and not f.spaced:
+                # Generalized field notation on a term: `(Gamma1 N).FiniteIndex`.
+                self.i += 2
+                for part in split_name(f.text):
+                    e = _app(_const(part), e)
+            elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK:
                 # Unknown notation glued to the atom (`R≥0`, `X[S⁻¹]`, `x.1`): unnameable.
                 self.skip_glued()
                 e = _VAR
@@ -574,28 +586,19 @@ class _ExprParser:
         """`(e)`, `(e : T)` (ascription: just `e`), tuples (unnamed)."""
         e = self.expr(0)
         t = self.peek()
-        if t is not None and t.text != ")":
-            depth = 1
-            e = e if t.text == ":" else _VAR
-            while (t := self.peek()) is not None:
-                self.i += 1
-                if t.text in _CLOSE:
-                    depth += 1
-                elif t.text in _CLOSE.values():
-                    depth -= 1
-                    if depth == 0:
-                        break
-        else:
-            self.i += 1
+        if t is not None and t.text not in (")", ":"):
+            e = _VAR
+        self.i = _group_end(self.toks, self.i, depth=1)
         return e
 
     def identifier(self, name: str) -> tuple:
         if name in ("Type", "Sort", "Prop"):
             nxt = self.peek()
-            if name != "Prop" and nxt is not None and (nxt.text in ("*", "_") or _UNIVERSE_RE.match(nxt.text)):
-                self.i += 1
-            elif name != "Prop" and nxt is not None and nxt.text == "(":
-                self.skip_group()
+            if name != "Prop" and nxt is not None:
+                if nxt.text in ("*", "_") or _UNIVERSE_RE.match(nxt.text):
+                    self.i += 1
+                elif nxt.text == "(":
+                    self.skip_group()
             return ("s", name)
         if name in ("_", "sorry"):
             return _VAR
@@ -638,10 +641,13 @@ class _InstanceHeader:
     type_toks: list[_Tok] = field(default_factory=list)
 
 
+_INSTANCE_WORDS = frozenset({"scoped", "local", "instance", "noncomputable", "private", "protected"})
+
+
 def _split_instance_header(signature: str) -> _InstanceHeader:
     toks = _tokens(_UNIVERSES_RE.sub("", signature))
     i = 0
-    while i < len(toks) and toks[i].text in ("scoped", "local", "instance", "noncomputable", "private", "protected"):
+    while i < len(toks) and toks[i].text in _INSTANCE_WORDS:
         i += 1
     if i + 1 < len(toks) and toks[i].text == "(" and toks[i + 1].text == "priority":
         i = _group_end(toks, i)
@@ -671,9 +677,9 @@ def _split_instance_header(signature: str) -> _InstanceHeader:
     return header
 
 
-def _group_end(toks: list[_Tok], i: int) -> int:
-    """Index just past the bracket group opening at `i`."""
-    depth = 0
+def _group_end(toks: list[_Tok], i: int, depth: int = 0) -> int:
+    """Index just past the bracket group opening at `i` (with `depth=1`: the group that
+    `i` is already inside)."""
     for j in range(i, len(toks)):
         if toks[j].text in _CLOSE:
             depth += 1
@@ -702,6 +708,8 @@ def _mentioned(toks: list[_Tok]) -> set[str]:
 
 @dataclass
 class _NameState:
+    """`mkBaseNameCore`'s state: subterms already rendered, constants rendered."""
+
     namespace: list[str]
     seen: set = field(default_factory=set)
     consts: list[str] = field(default_factory=list)
@@ -762,8 +770,9 @@ def instance_name(
     silent, namespace constants silent), then `Of` + the same rendering of each binder type
     the conclusion does not depend on (`[DecidableEq V]` -> `OfDecidableEq`), so
     `instance [DecidableEq V] : Fintype (SimpleGraph V)` is
-    `instFintypeSimpleGraphOfDecidableEq`.  When `project_names` (full names defined in the
-    project) is given and no rendered constant is one of them, Lean appends `_<project>`.
+    `instFintypeSimpleGraphOfDecidableEq`.  When `project_names` is given (every name by
+    which a constant of the project can be written: each dotted suffix of its full names)
+    and no rendered constant is one of them, Lean appends `_<project>` (`_mathlib`).
 
     Text-level differences: implicit arguments that Lean fills in and renders (the type of
     `a < b`, the ring in `Module R M` coercions, `↥S` as `Subtype (· ∈ S)`) are unknown;
@@ -805,7 +814,7 @@ def _mentions_project(state: _NameState, namespace: str, project_names: Collecti
 
 # --- @[to_additive] statements ---------------------------------------------------------------
 
-_MULTIPLICATIVE_OPS = {"*": "+", "/": "-", "∏": "∑", "∏ᶠ": "∑ᶠ", "•": "+ᵥ"}
+_MULTIPLICATIVE_OPS = {"*": "+", "/": "-", "∏": "∑", "•": "+ᵥ"}
 _RELATIONS = {"=", "≠", "≤", "<", "≥", ">"}
 _SIDE_STOP = {",", "↔", "→", "∧", "∨", ":", ":=", "(", ")", "[", "]", "{", "}", "⟨", "⟩"}
 _MUL_MARKERS = {"*", "/", "⁻¹", "^", "∏"}
@@ -854,17 +863,22 @@ def _operand_end(toks: list[_Tok], start: int) -> int:
 
 
 def _relation_side_is_multiplicative(toks: list[_Tok], i: int, step: int) -> bool:
+    """Whether the side of a relation starting next to `i` (walking by `step`) is a group
+    element: it has a multiplicative operation, or it is a lone variable (`b = 1`), not
+    an application such as `orderOf x = 1` or `Fintype.card G = 1`."""
+    side: list[_Tok] = []
     j = i + step
     while 0 <= j < len(toks) and toks[j].text not in _SIDE_STOP and toks[j].text not in _RELATIONS:
-        if toks[j].text in _MUL_MARKERS:
-            return True
+        side.append(toks[j])
         j += step
-    return False
+    if any(t.text in _MUL_MARKERS for t in side):
+        return True
+    return len(side) == 1 and side[0].kind == "ident" and "." not in side[0].text
 
 
 def _one_is_identity(toks: list[_Tok], i: int) -> bool:
     """`1` is the multiplicative identity when it is an operand of `*`, `/`, `⁻¹`, or one
-    side of a relation whose other side is multiplicative (`a * a⁻¹ = 1`)."""
+    side of a relation whose other side is a group element (`a * a⁻¹ = 1`, `b = 1`)."""
     before = toks[i - 1].text if i > 0 else ""
     after = toks[i + 1].text if i + 1 < len(toks) else ""
     if before in ("*", "/") or after in ("*", "/", "⁻¹"):
@@ -877,14 +891,15 @@ def _one_is_identity(toks: list[_Tok], i: int) -> bool:
 
 
 def _render(toks: list[_Tok]) -> str:
-    return "".join((" " if t.spaced and k else "") + t.text for k, t in enumerate(toks))
+    return "".join((" " if t.spaced else "") + t.text for t in toks)
 
 
 def additive_signature(signature: str) -> str:
     """Best-effort additive statement: `*` -> `+`, `/` -> `-`, `x⁻¹` -> `-x`,
     `a ^ n` -> `n • a`, `∏` -> `∑`, `•` -> `+ᵥ`, identifiers through the `to_additive` word
     dictionary (`Monoid` -> `AddMonoid`, `Finset.prod` -> `Finset.sum`), and `1` -> `0` only
-    where `1` is an operand of a multiplicative operation or equated to one.
+    where `1` is an operand of a multiplicative operation, or related (`=`, `≠`, `≤`, ...)
+    to one or to a lone variable.
 
     The result is rebuilt from tokens: comments are dropped and whitespace is normalised
     (line breaks become spaces).  Lean's translation works on the elaborated term and skips
@@ -915,10 +930,10 @@ def additive_signature(signature: str) -> str:
             del out[start:]
             wrap = bool(out) and _ends_atom(out[-1])
             lead = operand[0].spaced if operand else t.spaced
-            out.extend([_Tok("(", "other", lead), _Tok("-", "sym", False)] if wrap else [_Tok("-", "sym", lead)])
-            out.extend([_Tok(operand[0].text, operand[0].kind, False)] + operand[1:] if operand else [])
-            if wrap:
-                out.append(_Tok(")", "other", False))
+            negated = [_Tok("-", "sym", not wrap and lead)]
+            if operand:
+                negated += [_Tok(operand[0].text, operand[0].kind, False)] + operand[1:]
+            out.extend([_Tok("(", "other", lead), *negated, _Tok(")", "other", False)] if wrap else negated)
             i += 1
             continue
         if t.text in _MULTIPLICATIVE_OPS:
