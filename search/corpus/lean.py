@@ -52,6 +52,8 @@ def package_of(module: str) -> str:
 def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -> list[Statement]:
     """Turn declaration rows into records: heads, derived members, unique ids.
 
+    Rows from `parse-lean` carry a `derived_from` field and already include the additive
+    twins; the shared JSON lines do not, so twins are made here for those only.
     Names as written win: a derived record (field, constructor, additive twin) whose name is
     already taken is dropped, since the written declaration is the real one; a repeated
     written or synthesised instance name gets Lean's `_1`, `_2` suffix.
@@ -63,7 +65,7 @@ def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -
         head.group = head.id
         written.append(head)
         members = _members(row, head)
-        if "to_additive" in row.get("attributes", []) and not row.get("derived_from"):
+        if "to_additive" in row.get("attributes", []) and "derived_from" not in row:
             members.append(_additive_twin(row, head))
         derived.extend(members)
     taken: Counter[str] = Counter()
