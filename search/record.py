@@ -14,14 +14,12 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-FORMAL_SOURCES = ("mathlib", "batteries", "physlean")
-
-
 @dataclass
 class Statement:
     """One searchable statement.
 
     `id` is `<source>:<name>` and stable across builds of the same corpus commit.
+    `language` says how `statement` is written: `lean` (formal) or `latex` (informal).
     `group` is the id of the StatementGroup head (itself when the record heads its group).
     `deps` and `links` hold ids; `meta` holds source-specific filter metadata (chapter,
     section, Stacks tag, arXiv category, authors, year, ...) as plain JSON values.
@@ -32,6 +30,7 @@ class Statement:
     kind: str
     name: str
     statement: str
+    language: str = "lean"
     doc: str = ""
     module: str = ""
     path: str = ""
@@ -49,7 +48,7 @@ class Statement:
 
     @property
     def formal(self) -> bool:
-        return self.source not in INFORMAL_SOURCES
+        return self.language == "lean"
 
     def to_row(self) -> dict[str, Any]:
         row = asdict(self)
@@ -65,8 +64,6 @@ class Statement:
         return cls(**values)
 
 
-INFORMAL_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring", "arxiv", "latex")
-
 _LIST = pa.list_(pa.string())
 SCHEMA = pa.schema(
     [
@@ -75,6 +72,7 @@ SCHEMA = pa.schema(
         ("kind", pa.string()),
         ("name", pa.string()),
         ("statement", pa.string()),
+        ("language", pa.string()),
         ("doc", pa.string()),
         ("module", pa.string()),
         ("path", pa.string()),

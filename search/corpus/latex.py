@@ -585,6 +585,7 @@ def _build_statements(
         statements.append(
             Statement(
                 id=ident, source=text.source, kind=block.kind, name=name, statement=body,
+                language="latex",
                 doc=doc, module=block.chapter_file, path=block.path, line=block.line,
                 end_line=block.end_line, url=_url(text, block, tag), package=block.chapter,
                 group=ident, deps=list(dict.fromkeys(d for d in deps if d and d != ident)),

@@ -181,6 +181,7 @@ def _statement(
         kind=_kind(name),
         name=name,
         statement=_text(row.get("body")),
+        language="latex",
         doc=slogans.get(chosen, ""),
         module=paper_id,
         url=_text(row.get("link")) or meta["paper_link"],

@@ -63,7 +63,7 @@ def test_aliases_from_mathlib_docs(fixtures_dir: Path, records: dict[str, Statem
 
 
 def test_stacks_attribute_links_both_ways(records: dict[str, Statement]) -> None:
-    stacks = Statement(id="stacks:056U", source="stacks", kind="lemma", name="056U", statement="")
+    stacks = Statement(id="stacks:056U", source="stacks", kind="lemma", name="056U", statement="", language="latex")
     statements = [*records.values(), stacks]
     assert link_stacks(statements) == 1
     assert records["mathlib:Finset.card_pos"].links == ["stacks:056U"]

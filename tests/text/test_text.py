@@ -53,7 +53,7 @@ def test_views_of_formal_and_informal_records() -> None:
     assert text_view(lean) == "mul multiplication comm commutative: comm magma a times b equals b times a"
     assert "algebra group" in lexical_text(lean)
     stacks = Statement(
-        id="stacks:056U", source="stacks", kind="lemma", name="056U",
+        id="stacks:056U", source="stacks", kind="lemma", name="056U", language="latex",
         statement=r"If $k$ is separably closed then $X(k)$ is dense.",
         doc="If k is separably closed then X(k) is dense.", meta={"section": "Varieties"},
     )
