@@ -1,0 +1,102 @@
+"""Command line: `python -m eval [retrieval ...]`.
+
+Without arguments it reruns every evaluation that runs offline: today the retrieval
+evaluation on MathlibQR's dev half over the default index with all five ranking variants,
+writing `eval/results/mathlibqr_dev.{md,json}` and `figures/mathlibqr_dev_ndcg10_by_style.png`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from search import config
+
+from eval.querysets import QuerySetError, detect_format, load_queries
+from eval.retrieval import VARIANTS
+
+if TYPE_CHECKING:
+    from search.index.store import Index
+
+RESULTS_DIR = config.REPO_DIR / "eval" / "results"
+FIGURES_DIR = config.REPO_DIR / "figures"
+DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
+#: The evaluations `python -m eval` without arguments reruns, each with its defaults.
+OFFLINE = ("retrieval",)
+
+
+def _retrieval(args: argparse.Namespace) -> int:
+    from search.engine.engine import Engine
+    from search.index.manifest import IndexLoadError
+    from search.index.store import Index
+
+    from eval.report import RunInfo, headline_table, index_info, write_report
+    from eval.retrieval import run_retrieval
+
+    queries_path = Path(args.queries)
+    try:
+        queries = load_queries(queries_path, fair_only=args.fair_only)
+        index = Index.load(args.index)
+    except (QuerySetError, IndexLoadError) as error:
+        print(f"python -m eval: {error}", file=sys.stderr)
+        return 1
+    variants = [v for v in args.variants.split(",") if v]
+    run = run_retrieval(Engine(index), queries, variants, k=args.k, exists=_exists(index))
+    info = RunInfo(
+        name=queries_path.stem + ("_fair" if args.fair_only else ""),
+        queryset=str(queries_path),
+        command=args.command_line,
+        index=index_info(index.manifest),
+        published=detect_format(queries_path.read_text(encoding="utf-8")) == "mathlibqr",
+    )
+    paths = write_report(run, info, Path(args.out), Path(args.figures))
+    print(headline_table(run, info))
+    print("\nwritten: " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _exists(index: Index) -> Callable[[str], bool]:
+    """Whether some record of `index` has this id or this full name."""
+    known = {s.id for s in index.records} | {s.name for s in index.records}
+    return known.__contains__
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m eval", description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = root.add_subparsers(dest="command")
+    retrieval = commands.add_parser(
+        "retrieval", help="metrics of labelled queries per ranking variant",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
+    retrieval.add_argument("--queries", default=str(DEFAULT_QUERIES),
+                           help="MathlibQR JSON list or JSON-lines query file")
+    retrieval.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated ranking variants")
+    retrieval.add_argument("--out", default=str(RESULTS_DIR), help="directory of the .md and .json reports")
+    retrieval.add_argument("--figures", default=str(FIGURES_DIR), help="directory of the chart")
+    retrieval.add_argument("--k", type=int, default=100,
+                           help="results judged per query (metrics cut deeper than k see k results)")
+    retrieval.add_argument("--fair-only", action="store_true",
+                           help="keep only MathlibQR's fair-subset queries (otherwise all are kept)")
+    retrieval.set_defaults(run=_retrieval)
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(format="%(message)s")
+    logging.getLogger("eval").setLevel(logging.INFO)  # progress; other libraries stay quiet
+    if not argv:
+        return max(main([command]) for command in OFFLINE)
+    args = parser().parse_args(argv)
+    args.command_line = shlex.join(["python", "-m", "eval", *argv])
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

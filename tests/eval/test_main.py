@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import search.engine.engine
+import search.index.store
+from eval.__main__ import main
+from tests.eval.fakes import FakeEngine, FakeStatement, results
+
+
+def test_missing_index_says_how_to_build_it(tmp_path: Path, fixtures_dir: Path, capsys) -> None:
+    code = main(["retrieval", "--index", str(tmp_path / "index"),
+                 "--queries", str(fixtures_dir / "queries" / "mathlibqr_small.json"),
+                 "--out", str(tmp_path), "--figures", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1 and "python -m search build --out" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_malformed_queries_fail_cleanly(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"query": "x"}\n')
+    assert main(["retrieval", "--queries", str(bad), "--index", str(tmp_path)]) == 1
+    assert f"{bad}:1: 'relevant'" in capsys.readouterr().err
+
+
+def test_retrieval_command_writes_reports(
+    tmp_path: Path, fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    index = SimpleNamespace(
+        records=[FakeStatement("mathlib:LieRing", "LieRing")],
+        manifest={"build_date": "2026-08-04", "sources": {"mathlib": {"commit": "feedbeef00"}}},
+    )
+    script = {v: {"Lie ring": results("mathlib:LieRing")} for v in ("bm25", "default")}
+    monkeypatch.setattr(search.index.store.Index, "load", staticmethod(lambda directory: index))
+    monkeypatch.setattr(search.engine.engine, "Engine", lambda loaded: FakeEngine(script))
+    queries = fixtures_dir / "queries" / "mathlibqr_small.json"
+    argv = ["retrieval", "--index", "idx", "--queries", str(queries), "--variants", "bm25,default",
+            "--out", str(tmp_path / "out"), "--figures", str(tmp_path / "fig"), "--fair-only"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "*LeanFinder (published)*" in printed and "| `default` | 5 |" in printed
+    data = json.loads((tmp_path / "out" / "mathlibqr_small_fair.json").read_text())
+    assert data["command"].startswith("python -m eval retrieval --index idx")
+    assert data["missing_golds"] == [] and data["n_queries"] == 5
+    assert (tmp_path / "fig" / "mathlibqr_small_fair_ndcg10_by_style.png").is_file()
+    nickname = next(q for q in data["queries"] if q["qid"] == "A1:nickname")
+    assert nickname["results"]["default"]["rank"] == 1
