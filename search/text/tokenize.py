@@ -12,10 +12,9 @@ from functools import lru_cache
 
 import Stemmer
 
-from search.text.lean_text import NOTATION, split_identifier
+from search.text.lean_text import spell_notation, split_identifier
 
 _STEMMER = Stemmer.Stemmer("english")
-_NOTATION_RE = re.compile("|".join(re.escape(k) for k in sorted(NOTATION, key=len, reverse=True)))
 _TOKEN_RE = re.compile(r"[^\W_][\w'!?₀-₉]*")
 
 STOPWORDS = frozenset(
@@ -37,8 +36,7 @@ def _token_words(token: str) -> tuple[str, ...]:
 
 def tokenize(text: str) -> list[str]:
     """Lowercased, stemmed word tokens with notation spelled out; stopwords dropped."""
-    text = _NOTATION_RE.sub(lambda m: NOTATION[m.group(0)], text)
-    return [word for token in _TOKEN_RE.findall(text) for word in _token_words(token)]
+    return [word for token in _TOKEN_RE.findall(spell_notation(text)) for word in _token_words(token)]
 
 
 def name_tokens(name: str) -> list[str]:

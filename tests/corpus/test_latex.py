@@ -157,7 +157,7 @@ def test_jsonl_rows_carry_meta_as_objects(fixtures_dir: Path, tmp_path: Path) ->
     assert parse_latex_to_jsonl(fixtures_dir / "latex" / "book", out) == 11
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows[0]["id"] == "book:thm:triangle" and rows[0]["meta"]["note"] == "Triangle inequality"
-    assert Statement.from_row({**rows[0], "meta": json.dumps(rows[0]["meta"])}).id == rows[0]["id"]
+    assert Statement(**rows[0]).id == rows[0]["id"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 from search.record import Statement
-from search.text.latex_text import latex_to_text, verbalise_latex
+from search.text.latex_text import latex_to_text
 from search.text.lean_text import binder_classes, decode_name, signature_type, split_identifier, verbalise_lean
 from search.text.tokenize import name_tokens, tokenize
 from search.text.views import lexical_text, name_view, text_view
@@ -33,7 +33,7 @@ def test_signature_type_splits_at_the_top_level_colon() -> None:
 
 def test_latex_text_never_raises_and_reads_math() -> None:
     assert latex_to_text(r"$x \in \mathbb{R}$ and $a \leq b$") == "x ∈ℝ and a ≤b"
-    assert "real numbers" in verbalise_latex(r"$\mathbb{R}$")
+    assert "real numbers" in verbalise_lean(latex_to_text(r"$\mathbb{R}$"))
     assert latex_to_text(r"unbalanced {$x$ \begin{foo}") == "unbalanced x"
 
 
