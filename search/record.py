@@ -7,7 +7,7 @@ this type so that one index, one ranking and one set of interfaces serve both.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -50,11 +50,6 @@ class Statement:
     def formal(self) -> bool:
         return self.language == "lean"
 
-    def to_row(self) -> dict[str, Any]:
-        row = asdict(self)
-        row["meta"] = json.dumps(self.meta, ensure_ascii=False, sort_keys=True)
-        return row
-
 
 _LIST = pa.list_(pa.string())
 SCHEMA = pa.schema(
@@ -84,10 +79,13 @@ SCHEMA = pa.schema(
 
 
 def write_parquet(statements: Iterable[Statement], path: Path) -> None:
-    """Write records to a Parquet file with the fixed schema (zstd-compressed)."""
-    rows = [s.to_row() for s in statements]
-    table = pa.Table.from_pylist(rows, schema=SCHEMA)
-    pq.write_table(table, path, compression="zstd")
+    """Write records to a Parquet file with the fixed schema (zstd-compressed), column-wise."""
+    statements = list(statements)
+    columns = {
+        name: [getattr(s, name) for s in statements] for name in SCHEMA.names if name != "meta"
+    }
+    columns["meta"] = [json.dumps(s.meta, ensure_ascii=False, sort_keys=True) for s in statements]
+    pq.write_table(pa.table(columns, schema=SCHEMA), path, compression="zstd")
 
 
 def read_parquet(path: Path) -> list[Statement]:

@@ -31,7 +31,7 @@ import re
 import tarfile
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -620,12 +620,11 @@ def parse_latex(path: Path, source: str | None = None) -> list[Statement]:
 
 
 def parse_latex_to_jsonl(path: Path, out: Path, source: str | None = None) -> int:
-    """Write `parse_latex` records to JSON lines (`Statement.to_row()`, `meta` as an object)."""
+    """Write `parse_latex` records to JSON lines, one `Statement` (all its fields) a line."""
     statements = parse_latex(path, source)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
         for statement in statements:
-            row = {**statement.to_row(), "meta": statement.meta}
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.write(json.dumps(asdict(statement), ensure_ascii=False) + "\n")
     return len(statements)
