@@ -81,7 +81,7 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--model", default=config.DEFAULT_MODEL, help="sentence-transformers name or path")
     build.add_argument("--backend", default=BuildOptions.backend, choices=BACKENDS)
     build.add_argument(
-        "--views", default=",".join(BuildOptions.views), help="dense views, comma-separated: name,text"
+        "--views", default=",".join(BuildOptions.views), help="dense views, comma-separated, from: name, text, doc"
     )
     build.add_argument(
         "--max-length", type=int, default=BuildOptions.max_length, help="embedding token limit"

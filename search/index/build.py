@@ -28,7 +28,7 @@ from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import write_manifest
 from search.record import Statement, write_parquet
 from search.text.tokenize import name_tokens, tokenize
-from search.text.views import lexical_text, view_texts
+from search.text.views import DENSE_VIEWS, lexical_text, view_texts
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,11 @@ class BuildOptions:
     max_length: int = 48
     progress: bool = True
     timings: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = [v for v in self.views if v not in DENSE_VIEWS]
+        if unknown or not self.views:
+            raise ValueError(f"dense views must be some of {', '.join(DENSE_VIEWS)}; got {list(self.views)}")
 
 
 def load_records(sources: Sequence[str]) -> tuple[list[Statement], dict[str, str]]:

@@ -14,9 +14,10 @@ from search.record import Statement
 from search.text.latex_text import latex_to_text
 from search.text.lean_text import binder_classes, decode_name, signature_type, verbalise_lean
 
-#: Dense views, in the order their vectors are stored. Both are short on purpose: embedding
-#: cost grows with tokens, and the default index must embed ~290k records twice on 2 cores.
-DENSE_VIEWS = ("name", "text")
+#: Dense views. All are short on purpose: embedding cost grows with tokens, and the default
+#: index must embed ~315k records on 2 cores. `doc` is `text` for records that have an
+#: author's text, so `name,doc` embeds every name and only the docstrings worth embedding.
+DENSE_VIEWS = ("name", "text", "doc")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
@@ -61,9 +62,14 @@ def text_view(s: Statement, limit: int = 120) -> str:
     return f"{decode_name(s.name)}: {said}"
 
 
+def doc_view(s: Statement) -> str:
+    """The text view of records that have an author's text (docstring, LaTeX body); else ""."""
+    return text_view(s) if s.doc or not s.formal else ""
+
+
 def view_texts(s: Statement) -> dict[str, str]:
-    """Every dense view of a record, keyed by view name."""
-    return {"name": name_view(s), "text": text_view(s)}
+    """Every dense view of a record, keyed by view name; "" means the record lacks it."""
+    return {"name": name_view(s), "text": text_view(s), "doc": doc_view(s)}
 
 
 def lexical_text(s: Statement) -> str:

@@ -59,3 +59,14 @@ def test_views_of_formal_and_informal_records() -> None:
     )
     assert name_view(stacks) == "lemma (Varieties)"
     assert text_view(stacks) == "If k is separably closed then X(k) is dense."
+
+
+def test_doc_view_only_where_an_author_wrote_text() -> None:
+    from search.text.views import doc_view
+
+    bare = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : True")
+    assert doc_view(bare) == ""
+    bare.doc = "Truth holds."
+    assert doc_view(bare) == "x: Truth holds."
+    latex = Statement(id="s:1", source="s", kind="lemma", name="1", statement="$a$", language="latex")
+    assert doc_view(latex) == text_view(latex) != ""
