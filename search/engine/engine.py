@@ -144,6 +144,8 @@ class Engine:
             group = records[position].group or records[position].id
             if group not in best or score > best[group][0]:
                 best[group] = (score, position)
+        if allowed is not None and len(best) < k:
+            self._fill(best, allowed, k)
         ranked = sorted(best.items(), key=lambda item: -item[1][0])[:k]
         lookup = {
             name: {int(p): (rank, float(v)) for rank, (p, v) in enumerate(zip(*pair))}
@@ -161,6 +163,19 @@ class Engine:
             }
             results.append(Result(records[head], score, rank, found, members))
         return results
+
+    def _fill(self, best: dict[str, tuple[float, int]], allowed: np.ndarray, k: int) -> None:
+        """Top up a filtered result list that no signal filled, by PageRank, with score 0.
+
+        A filter must not silently return fewer than k results when k matching records exist,
+        even when the query's signals reach fewer of them (a member without its own vector).
+        """
+        positions = np.flatnonzero(allowed)
+        for position in positions[np.argsort(-self.index.pagerank[positions], kind="stable")]:
+            record = self.index.records[int(position)]
+            best.setdefault(record.group or record.id, (0.0, int(position)))
+            if len(best) >= k:
+                return
 
     def _mask(self, filters: Mapping[str, Any]) -> np.ndarray:
         """Boolean mask of records matching every filter (a list value means any of them)."""

@@ -41,7 +41,7 @@ class BuildOptions:
     model: str = config.DEFAULT_MODEL
     backend: str = "onnx-int8"
     views: Sequence[str] = ("text",)
-    max_length: int = 48
+    max_length: int = 40
     progress: bool = True
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -68,11 +68,17 @@ def load_records(sources: Sequence[str]) -> tuple[list[Statement], dict[str, str
 
 
 def embed_views(statements: Sequence[Statement], options: BuildOptions) -> DenseIndex:
-    """Embed each configured view of every record that has it; rows map vectors to records."""
+    """Embed each configured view of every group head that has it.
+
+    Members of a StatementGroup (fields, constructors) are not embedded: results are groups,
+    and the head's vectors speak for the group; names and BM25+ still find the members.
+    """
     embedder = Embedder(options.model, options.backend, options.max_length)
     texts: list[str] = []
     rows: list[int] = []
     for position, statement in enumerate(statements):
+        if statement.group not in ("", statement.id):
+            continue
         views = view_texts(statement)
         for view in options.views:
             if views[view]:

@@ -47,7 +47,7 @@ def name_view(s: Statement) -> str:
     return " ".join(p for p in (s.kind, note, f"({section})" if section else "") if p)
 
 
-def text_view(s: Statement, limit: int = 120) -> str:
+def text_view(s: Statement, limit: int = 100) -> str:
     """What the statement says: name plus docstring, or the verbalised type; LaTeX as text."""
     if not s.formal:
         note = s.meta.get("note") or ""
