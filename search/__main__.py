@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from search import config
-from search.index.build import BuildOptions
+from search.index.build import PROFILES, BuildOptions
 from search.index.embed import BACKENDS
 
 
@@ -21,7 +21,7 @@ def _build(args: argparse.Namespace) -> int:
         model=args.model,
         backend=args.backend,
         views=tuple(args.views.split(",")),
-        max_length=args.max_length,
+        profile=args.profile,
         progress=not args.quiet,
     )
     manifest = build_index(Path(args.out), options)
@@ -84,7 +84,8 @@ def parser() -> argparse.ArgumentParser:
         "--views", default=",".join(BuildOptions.views), help="dense views, comma-separated, from: name, text, doc"
     )
     build.add_argument(
-        "--max-length", type=int, default=BuildOptions.max_length, help="embedding token limit"
+        "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),
+        help="embedding profile: quality (default) or fast (see README, Build time)",
     )
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)

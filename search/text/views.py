@@ -47,7 +47,7 @@ def name_view(s: Statement) -> str:
     return " ".join(p for p in (s.kind, note, f"({section})" if section else "") if p)
 
 
-def text_view(s: Statement, limit: int = 100) -> str:
+def text_view(s: Statement, limit: int = 120) -> str:
     """What the statement says: name plus docstring, or the verbalised type; LaTeX as text."""
     if not s.formal:
         note = s.meta.get("note") or ""
@@ -62,14 +62,17 @@ def text_view(s: Statement, limit: int = 100) -> str:
     return f"{decode_name(s.name)}: {said}"
 
 
-def doc_view(s: Statement) -> str:
+def doc_view(s: Statement, limit: int = 120) -> str:
     """The text view of records that have an author's text (docstring, LaTeX body); else ""."""
-    return text_view(s) if s.doc or not s.formal else ""
+    return text_view(s, limit) if s.doc or not s.formal else ""
 
 
-def view_texts(s: Statement) -> dict[str, str]:
-    """Every dense view of a record, keyed by view name; "" means the record lacks it."""
-    return {"name": name_view(s), "text": text_view(s), "doc": doc_view(s)}
+def view_texts(s: Statement, limit: int = 120) -> dict[str, str]:
+    """Every dense view of a record, keyed by view name; "" means the record lacks it.
+
+    `limit` caps the characters of the said part of the text views (embedding cost).
+    """
+    return {"name": name_view(s), "text": text_view(s, limit), "doc": doc_view(s, limit)}
 
 
 def lexical_text(s: Statement) -> str:

@@ -25,8 +25,8 @@ def test_manifest_counts_and_settings(small_index: Path) -> None:
     assert manifest["counts"]["mathlib"]["field"] == 1
     assert manifest["total"] == len(index.records)
     assert manifest["embedding"]["views"] == ["name", "text"]
-    heads = [s for s in index.records if s.group == s.id]
-    assert len(index.dense.rows) == 2 * len(heads) < 2 * len(index.records)
+    assert len(index.dense.rows) == 2 * len(index.records)
+    assert manifest["embedding"]["profile"] == "quality"
     assert "records.parquet" in manifest["files"] and "dense/vectors.faiss" in manifest["files"]
 
 
@@ -72,3 +72,15 @@ def test_every_variant_ranks_through_the_same_engine(small_index: Path, variant:
 def test_unknown_variant_is_refused(small_index: Path) -> None:
     with pytest.raises(ValueError, match="unknown ranking variant 'best'"):
         Engine(Index.load(small_index)).search("x", variant="best")
+
+
+def test_fast_profile_embeds_group_heads_only(tmp_path: Path, fixtures_dir: Path) -> None:
+    sources = [f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"]
+    manifest = build_index(tmp_path / "fast", BuildOptions(sources=sources, profile="fast", progress=False))
+    assert manifest["embedding"] == {
+        "backend": "onnx-int8", "views": ["text"], "profile": "fast",
+        "text_chars": 100, "max_length": 40, "heads_only": True,
+    }
+    index = Index.load(tmp_path / "fast")
+    heads = {i for i, s in enumerate(index.records) if s.group == s.id}
+    assert set(index.dense.rows.tolist()) == heads != set(range(len(index.records)))
