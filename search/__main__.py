@@ -46,7 +46,8 @@ def _query(args: argparse.Namespace) -> int:
         print("no results")
     for r in results:
         s = r.statement
-        print(f"{r.rank:>3}. {s.id}  [{s.kind}, {s.source}]  score {r.score:.4f}\n     {s.url}")
+        print(f"{r.rank:>3}. {s.name}  ({s.id})  [{s.kind}, {s.source}]  score {r.score:.4f}")
+        print(f"     {s.url}")
     return 0
 
 
