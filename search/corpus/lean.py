@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -125,22 +126,18 @@ def _stacks_tags(attribute_args: list[str]) -> list[str]:
     return tags
 
 
+def _derived(head: Statement, name: str, **changes: Any) -> Statement:
+    """A record Lean generates from `head`: same place and links, its own name and text."""
+    base = {
+        "id": f"{head.source}:{name}", "name": name, "doc": "", "aliases": [], "links": [],
+        "attributes": [], "doc_url": docs_url(head.module, name) if head.doc_url else "",
+    }
+    return replace(head, **{**base, **changes})
+
+
 def _member(head: Statement, name: str, kind: str, statement: str) -> Statement:
-    return Statement(
-        id=f"{head.source}:{name}",
-        source=head.source,
-        kind=kind,
-        name=name,
-        statement=statement,
-        module=head.module,
-        path=head.path,
-        line=head.line,
-        end_line=head.end_line,
-        url=head.url,
-        doc_url=docs_url(head.module, name) if head.doc_url else "",
-        package=head.package,
-        group=head.id,
-        deps=[head.name],
+    return _derived(
+        head, name, kind=kind, statement=statement, group=head.id, deps=[head.name],
         meta={"derived_from": head.name, "namespace": head.name},
     )
 
@@ -172,20 +169,9 @@ def _additive_twin(row: dict[str, Any], head: Statement) -> Statement:
         )
     else:
         name = additive_name(head.name)
-    twin = Statement(
-        id=f"{head.source}:{name}",
-        source=head.source,
-        kind=head.kind,
-        name=name,
-        statement=additive_signature(head.statement),
+    twin = _derived(
+        head, name, statement=additive_signature(head.statement),
         doc=_explicit_additive_doc(row.get("attribute_args") or []),
-        module=head.module,
-        path=head.path,
-        line=head.line,
-        end_line=head.end_line,
-        url=head.url,
-        doc_url=docs_url(head.module, name) if head.doc_url else "",
-        package=head.package,
         deps=[additive_name(dep) for dep in head.deps],
         attributes=[a for a in head.attributes if a != "to_additive"],
         meta={"derived_from": head.name, "namespace": namespace},
