@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from search.engine import fusion
 from search.engine.query import ParsedQuery, parse_query
@@ -24,7 +25,12 @@ RRF_K = 60
 #: The default ranking: weighted RRF over every signal with a small k, so that a record near
 #: the top of one signal counts; chosen on MathlibQR's dev half only (README, "Ranking").
 DEFAULT_RRF_K = 10
-WEIGHTS = {"dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0}
+WEIGHTS = {
+    "dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0,
+    "prefix": 0.5, "fuzzy": 0.5,
+}
+#: A misspelt name still matches when its similarity ratio (0-100) reaches this.
+FUZZY_CUTOFF = 85
 #: Ranking variants, selectable by name; all but `default` are published baselines.
 VARIANTS = ("dense", "bm25", "leanexplore", "rrf", "default")
 
@@ -101,6 +107,15 @@ class Engine:
         if parsed.kind == "substring":
             out["substring"] = self._substring(parsed.substrings, allowed, depth)
             return out, bm25_full
+        if parsed.kind == "name":
+            out["prefix"] = self._ranked_names(
+                [n for n in self.index.by_name if _has_prefix(n, parsed.text.lower())], allowed, depth
+            )
+            close = process.extract(
+                parsed.text.lower(), list(self.index.by_name), scorer=fuzz.ratio,
+                score_cutoff=FUZZY_CUTOFF, limit=depth,
+            )
+            out["fuzzy"] = self._ranked_names([name for name, _, _ in close], allowed, depth)
         words = tokenize(parsed.text)
         bm25_full = index.lexical.scores(words)
         out["bm25"] = _top(bm25_full, allowed, depth)
@@ -113,9 +128,15 @@ class Engine:
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Names containing every needle, shortest (most specific) first, then by PageRank."""
+        names = [name for name in self.index.by_name if all(n in name for n in needles)]
+        return self._ranked_names(names, allowed, depth)
+
+    def _ranked_names(
+        self, names: list[str], allowed: np.ndarray | None, depth: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Records bearing `names`, shortest name (most specific) first, then by PageRank."""
         hits = [
-            p for name, positions in self.index.by_name.items()
-            if all(n in name for n in needles) for p in positions
+            p for name in names for p in self.index.by_name[name]
             if allowed is None or allowed[p]
         ]
         hits.sort(key=lambda p: (len(self.index.records[p].name), -self.index.pagerank[p]))
@@ -197,6 +218,11 @@ def _field(statement: Statement, key: str) -> Any:
     if key in ("source", "kind", "package", "module", "group"):
         return getattr(statement, key)
     return statement.meta.get(key, "")
+
+
+def _has_prefix(name: str, prefix: str) -> bool:
+    """`prefix` starts the full name or one of its dotted components (`succ_le` ~ `Nat.succ_le_succ`)."""
+    return name.startswith(prefix) or f".{prefix}" in name
 
 
 def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:

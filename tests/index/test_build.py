@@ -84,3 +84,12 @@ def test_fast_profile_embeds_group_heads_only(tmp_path: Path, fixtures_dir: Path
     index = Index.load(tmp_path / "fast")
     heads = {i for i, s in enumerate(index.records) if s.group == s.id}
     assert set(index.dense.rows.tolist()) == heads != set(range(len(index.records)))
+
+
+def test_misspelt_and_partial_names_are_found(small_index: Path) -> None:
+    engine = Engine(Index.load(small_index))
+    typo = engine.search("Nat.succ_le_suc", k=3)[0]
+    assert typo.statement.id == "mathlib:Nat.succ_le_succ" and "fuzzy" in typo.signals
+    partial = engine.search("Finset.card_p", k=3)[0]
+    assert partial.statement.id == "mathlib:Finset.card_pos" and "prefix" in partial.signals
+    assert engine.search("succ_le", k=1)[0].statement.id == "mathlib:Nat.succ_le_succ"
