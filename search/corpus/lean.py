@@ -19,7 +19,13 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from search import config
-from search.corpus.lean_naming import additive_name, additive_signature, instance_name
+from search.corpus.lean_naming import (
+    additive_name,
+    additive_signature,
+    explicit_additive_name,
+    instance_name,
+)
+from search.corpus.lean_source import AdditiveSpec, parse_to_additive
 from search.record import Statement
 
 #: Kinds whose declaration block also declares members (fields, constructors).
@@ -67,7 +73,8 @@ def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -
         written.append(head)
         members = _members(row, head)
         if "to_additive" in row.get("attributes", []) and "derived_from" not in row:
-            members.append(_additive_twin(row, head))
+            if not _additive_spec(row).existing:
+                members.append(_additive_twin(row, head))
         derived.extend(members)
     taken: Counter[str] = Counter()
     statements = [s for s in written if _make_unique(s, taken, rename=True)]
@@ -159,54 +166,28 @@ def _members(row: dict[str, Any], head: Statement) -> list[Statement]:
     return members
 
 
+def _additive_spec(row: dict[str, Any]) -> AdditiveSpec:
+    """What the row's `@[to_additive ...]` item asks for (defaults when it names nothing)."""
+    for item in row.get("attribute_args") or []:
+        spec = parse_to_additive(item)
+        if spec is not None:
+            return spec
+    return AdditiveSpec()
+
+
 def _additive_twin(row: dict[str, Any], head: Statement) -> Statement:
     """The declaration `@[to_additive]` generates, named as the attribute names it."""
-    explicit = _explicit_additive_name(row.get("attribute_args") or [])
-    namespace = head.meta.get("namespace", "")
-    if explicit:
-        name = explicit.removeprefix("_root_.") if explicit.startswith("_root_.") else (
-            f"{namespace}.{explicit}" if namespace else explicit
-        )
-    else:
-        name = additive_name(head.name)
+    spec = _additive_spec(row)
+    name = explicit_additive_name(head.name, spec.target) if spec.target else additive_name(head.name)
     twin = _derived(
         head, name, statement=additive_signature(head.statement),
-        doc=_explicit_additive_doc(row.get("attribute_args") or []),
+        doc=spec.doc or "",
         deps=[additive_name(dep) for dep in head.deps],
         attributes=[a for a in head.attributes if a != "to_additive"],
-        meta={"derived_from": head.name, "namespace": namespace},
+        meta={"derived_from": head.name, "namespace": head.meta.get("namespace", "")},
     )
     twin.group = twin.id
     return twin
-
-
-def _explicit_additive_name(attribute_args: list[str]) -> str:
-    """The name written in `@[to_additive (attr := simp) add_foo "doc"]`, if any."""
-    for item in attribute_args:
-        if not item.startswith("to_additive"):
-            continue
-        rest = item.removeprefix("to_additive").strip()
-        while rest.startswith("("):
-            depth = 0
-            for index, char in enumerate(rest):
-                depth += {"(": 1, ")": -1}.get(char, 0)
-                if depth == 0:
-                    rest = rest[index + 1 :].strip()
-                    break
-            else:
-                return ""
-        word = rest.split(" ", 1)[0] if rest else ""
-        if word and not word.startswith('"') and word not in ("existing", "self", "?"):
-            return word
-    return ""
-
-
-def _explicit_additive_doc(attribute_args: list[str]) -> str:
-    """The docstring written in `@[to_additive "doc"]` (the multiplicative doc does not fit)."""
-    for item in attribute_args:
-        if item.startswith("to_additive") and '"' in item:
-            return item[item.index('"') + 1 : item.rindex('"')].strip()
-    return ""
 
 
 def _make_unique(statement: Statement, taken: Counter[str], rename: bool) -> bool:

@@ -60,6 +60,7 @@ class Engine:
 
     def __init__(self, index: Index) -> None:
         self.index = index
+        self._names = list(index.by_name)
         self._groups: dict[str, list[int]] = {}
         for position, s in enumerate(index.records):
             self._groups.setdefault(s.group or s.id, []).append(position)
@@ -109,10 +110,10 @@ class Engine:
             return out, bm25_full
         if parsed.kind == "name":
             out["prefix"] = self._ranked_names(
-                [n for n in self.index.by_name if _has_prefix(n, parsed.text.lower())], allowed, depth
+                [n for n in self._names if _has_prefix(n, parsed.text.lower())], allowed, depth
             )
             close = process.extract(
-                parsed.text.lower(), list(self.index.by_name), scorer=fuzz.ratio,
+                parsed.text.lower(), self._names, scorer=fuzz.ratio,
                 score_cutoff=FUZZY_CUTOFF, limit=depth,
             )
             out["fuzzy"] = self._ranked_names([name for name, _, _ in close], allowed, depth)
@@ -128,7 +129,7 @@ class Engine:
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Names containing every needle, shortest (most specific) first, then by PageRank."""
-        names = [name for name in self.index.by_name if all(n in name for n in needles)]
+        names = [name for name in self._names if all(n in name for n in needles)]
         return self._ranked_names(names, allowed, depth)
 
     def _ranked_names(

@@ -68,8 +68,3 @@ class DenseIndex:
                     best[record] = float(sim)
         records = np.fromiter(best.keys(), dtype=np.int64)[:k]
         return records, np.fromiter(best.values(), dtype=np.float32)[:k]
-
-    def vectors(self, limit: int | None = None) -> np.ndarray:
-        """The stored vectors (first `limit` rows), e.g. for embedding-space plots."""
-        count = self._index.ntotal if limit is None else min(limit, self._index.ntotal)
-        return self._index.reconstruct_n(0, count)

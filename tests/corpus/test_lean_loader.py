@@ -68,3 +68,18 @@ def test_stacks_attribute_links_both_ways(records: dict[str, Statement]) -> None
     assert link_stacks(statements) == 1
     assert records["mathlib:Finset.card_pos"].links == ["stacks:056U"]
     assert stacks.links == ["mathlib:Finset.card_pos"]
+
+
+def test_explicit_to_additive_arguments_name_and_document_the_twin() -> None:
+    from search.corpus.lean import lean_statements
+
+    base = {"kind": "theorem", "module": "M.A", "namespace": "Foo", "attributes": ["to_additive"]}
+    rows = [
+        {**base, "name": "Foo.mul_foo", "signature": "theorem mul_foo (a : G) : a * 1 = a",
+         "attribute_args": ['to_additive add_foo "Adding zero."']},
+        {**base, "name": "Foo.mul_bar", "signature": "theorem mul_bar : True",
+         "attribute_args": ["to_additive existing"]},
+    ]
+    ids = {s.id: s for s in lean_statements(rows, "m")}
+    assert ids["m:Foo.add_foo"].doc == "Adding zero."
+    assert not any(s.meta.get("derived_from") == "Foo.mul_bar" for s in ids.values())
