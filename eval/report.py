@@ -102,7 +102,7 @@ def headline_table(run: RetrievalRun, info: RunInfo) -> str:
         for p in PUBLISHED:
             cells = {"nDCG@10": f"{p.ndcg10:.3f}", "R@10": f"{p.recall10:.3f}"}
             rows.append([f"*{p.system} (published)*", "810", *(cells.get(m, "–") for m in HEADLINE), "–"])
-    table = _table(header, rows)
+    table = markdown_table(header, rows)
     note = f"\n\n{PUBLISHED_NOTE}" if info.published else ""
     return f"## Overall: mean [95% bootstrap interval]\n\n{table}{note}"
 
@@ -144,14 +144,14 @@ def to_json(run: RetrievalRun, info: RunInfo) -> dict[str, Any]:
         "published": [vars(p) for p in PUBLISHED] if info.published else [],
         "summary": [
             {"variant": name, "key": key, "value": value, "n": next(iter(table.values())).n,
-             "metrics": {m: {"mean": _num(e.mean), "low": _num(e.low), "high": _num(e.high)}
+             "metrics": {m: {"mean": json_number(e.mean), "low": json_number(e.low), "high": json_number(e.high)}
                          for m, e in table.items()}}
             for name, variant in run.variants.items()
             for (key, value), table in variant.summary.items()
         ],
         "comparisons": [
-            {"baseline": c.baseline, "variant": c.variant, "metric": c.metric, "diff": _num(c.diff.mean),
-             "low": _num(c.diff.low), "high": _num(c.diff.high), "p_value": c.p_value,
+            {"baseline": c.baseline, "variant": c.variant, "metric": c.metric, "diff": json_number(c.diff.mean),
+             "low": json_number(c.diff.low), "high": json_number(c.diff.high), "p_value": c.p_value,
              "significant": c.significant}
             for c in run.comparisons
         ],
@@ -207,13 +207,13 @@ def _comparisons(run: RetrievalRun) -> str:
         for c in run.comparisons
     ]
     header = ["difference", "mean", "95% interval", "p (paired permutation)", "verdict"]
-    return f"## Paired comparisons on {metric}\n\n{_table(header, rows)}"
+    return f"## Paired comparisons on {metric}\n\n{markdown_table(header, rows)}"
 
 
 def _all_metrics(run: RetrievalRun) -> str:
     rows = [[f"`{name}`", *(f"{v.summary[OVERALL][m].mean:.3f}" for m in METRICS)]
             for name, v in run.variants.items()]
-    return f"## All metrics (means over all queries)\n\n{_table(['variant', *METRICS], rows)}"
+    return f"## All metrics (means over all queries)\n\n{markdown_table(['variant', *METRICS], rows)}"
 
 
 def _breakdowns(run: RetrievalRun) -> list[str]:
@@ -226,11 +226,12 @@ def _breakdowns(run: RetrievalRun) -> list[str]:
             header = ["variant", *(f"{v} (n={summary[(key, v)][metric].n})" for _, v in values)]
             rows = [[f"`{name}`", *(_estimate(variant.summary[w][metric]) for w in values)]
                     for name, variant in run.variants.items()]
-            sections.append(f"## {metric} by {key}\n\n{_table(header, rows)}")
+            sections.append(f"## {metric} by {key}\n\n{markdown_table(header, rows)}")
     return sections
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A GitHub Markdown table (cells are already formatted text)."""
     lines = [header, ["---"] * len(header), *rows]
     return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
 
@@ -243,7 +244,7 @@ def _interval(e: Estimate) -> str:
     return "–" if math.isnan(e.low) else f"[{e.low:.3f}, {e.high:.3f}]"
 
 
-def _num(value: float) -> float | None:
+def json_number(value: float) -> float | None:
     """JSON has no NaN."""
     return None if math.isnan(value) else float(value)
 
