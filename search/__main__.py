@@ -1,4 +1,4 @@
-"""Command line: `python -m search {build,query,parse-lean,parse-latex}`."""
+"""Command line: `python -m search {build,query,parse-lean,parse-latex,feedback}`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from search import config
+from search.feedback.export import FORMATS
 from search.index.build import PROFILES, BuildOptions
 from search.index.embed import BACKENDS
 
@@ -67,6 +68,24 @@ def _parse_latex(args: argparse.Namespace) -> int:
     return 0
 
 
+def _feedback_export(args: argparse.Namespace) -> int:
+    from search.feedback.export import export
+    from search.feedback.store import FeedbackStore
+
+    if not Path(args.db).is_file():
+        raise FileNotFoundError(f"no feedback database at {args.db} (the app writes it; see --db)")
+    store = FeedbackStore(args.db)
+    lines = export(store.votes(), args.format)
+    store.close()
+    text = "".join(line + "\n" for line in lines)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"{len(lines)} {args.format} lines written to {args.out}", file=sys.stderr)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="python -m search", description=__doc__)
     commands = root.add_subparsers(dest="command", required=True)
@@ -112,6 +131,22 @@ def parser() -> argparse.ArgumentParser:
     latex.add_argument("--out", required=True)
     latex.add_argument("--source", help="source name (default: the archive or directory name)")
     latex.set_defaults(run=_parse_latex)
+
+    feedback = commands.add_parser("feedback", help="thumbs up/down collected by the app")
+    feedback_commands = feedback.add_subparsers(dest="feedback_command", required=True)
+    export = feedback_commands.add_parser(
+        "export", help="votes as relevance labels",
+        description="Export votes as relevance labels (votes on a query and result summed over "
+        "sessions; a positive sum is relevant). --format qrels: TREC lines "
+        "'query_id 0 doc_id relevance' (1 or 0), query ids fb-<sha1 of the query>. --format jsonl: "
+        "one {\"query\", \"relevant\": [ids], \"group\": \"feedback\", \"qid\"} a line, the query-set "
+        "format of eval (python -m eval retrieval --queries FILE); queries with no positive vote are "
+        "left out of it.",
+    )
+    export.add_argument("--db", default=str(config.FEEDBACK_DB), help="the app's SQLite file (FEEDBACK_DB)")
+    export.add_argument("--out", default="-", help="output file (default: standard output)")
+    export.add_argument("--format", default="qrels", choices=FORMATS)
+    export.set_defaults(run=_feedback_export)
     return root
 
 

@@ -20,6 +20,16 @@ QUERIES_DIR = SHARED_DIR / "queries"
 #: Where `python -m search build` writes and the app reads by default.
 DEFAULT_INDEX_DIR = Path(os.environ.get("INDEX_DIR", REPO_DIR / "index"))
 
+#: The app (`python app.py`): the SQLite file of thumbs up/down, the address it serves on,
+#: the metadata keys offered as filters beside source, kind and package (each shown only
+#: when the index has it), and the most results a page shows. The address follows Gradio's own
+#: variables, which a Hugging Face Space sets.
+FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB", REPO_DIR / "feedback.sqlite"))
+APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
+APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
+APP_META_FILTERS = ("chapter", "section", "year")
+APP_MAX_RESULTS = 50
+
 LEAN_SOURCES = ("mathlib", "batteries", "physlean")
 LATEX_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring")
 DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES

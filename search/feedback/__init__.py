@@ -1,0 +1,1 @@
+"""Thumbs up / down on results: a durable vote store and its export as relevance labels."""

@@ -1,0 +1,136 @@
+"""Votes on results, kept in SQLite in WAL mode so that an acknowledged vote is never lost.
+
+One row per (session, query, result): a second click by the same anonymous session on the same
+result for the same query replaces the first (DESIGN §6). `synchronous=FULL` makes each commit
+reach the disk before `vote` returns, so a vote survives the server being killed right after
+the user saw it acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+#: Bumped when the table changes shape; stored in SQLite's `user_version`.
+SCHEMA_VERSION = 1
+#: Longest query, session id and result id accepted (the app cuts queries shorter).
+MAX_TEXT = 2000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS votes (
+    session TEXT NOT NULL,
+    query TEXT NOT NULL,
+    result_id TEXT NOT NULL,
+    vote INTEGER NOT NULL CHECK (vote IN (-1, 1)),
+    rank INTEGER NOT NULL,
+    filters TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    index_version TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    PRIMARY KEY (session, query, result_id)
+)
+"""
+
+
+class FeedbackError(ValueError):
+    """A vote that cannot be stored as given (the message says which field is wrong)."""
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One thumb: who (anonymous session), on what (query, filters, result at rank), which way."""
+
+    session: str
+    query: str
+    result_id: str
+    vote: int
+    rank: int
+    filters: dict[str, Any] = field(default_factory=dict)
+    variant: str = "default"
+    index_version: str = ""
+    timestamp: str = ""
+
+
+class FeedbackStore:
+    """A SQLite file of votes, safe to share between the threads of one server."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise FeedbackError(f"{self.path}: SQLite refused WAL mode (got {mode})")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def vote(self, vote: Vote) -> Vote:
+        """Store (or replace) a vote and return it once it is committed to disk."""
+        _check(vote)
+        stamped = Vote(**{**vote.__dict__, "timestamp": vote.timestamp or _now()})
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO votes (session, query, result_id, vote, rank, filters, variant,"
+                    " index_version, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (session, query, result_id) DO UPDATE SET vote = excluded.vote,"
+                    " rank = excluded.rank, filters = excluded.filters, variant = excluded.variant,"
+                    " index_version = excluded.index_version, timestamp = excluded.timestamp",
+                    (
+                        stamped.session, stamped.query, stamped.result_id, stamped.vote, stamped.rank,
+                        json.dumps(stamped.filters, sort_keys=True, ensure_ascii=False),
+                        stamped.variant, stamped.index_version, stamped.timestamp,
+                    ),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return stamped
+
+    def session_votes(self, session: str, query: str) -> dict[str, int]:
+        """This session's votes for this query, by result id (to show which thumb is on)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT result_id, vote FROM votes WHERE session = ? AND query = ?", (session, query)
+            ).fetchall()
+        return {result_id: vote for result_id, vote in rows}
+
+    def votes(self) -> Iterator[Vote]:
+        """Every stored vote, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT session, query, result_id, vote, rank, filters, variant, index_version, timestamp"
+                " FROM votes ORDER BY timestamp, rowid"
+            ).fetchall()
+        for session, query, result_id, value, rank, filters, variant, version, timestamp in rows:
+            yield Vote(session, query, result_id, value, rank, json.loads(filters), variant, version, timestamp)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _check(vote: Vote) -> None:
+    if vote.vote not in (-1, 1):
+        raise FeedbackError(f"a vote is +1 or -1, not {vote.vote!r}")
+    for name in ("session", "query", "result_id"):
+        value = getattr(vote, name)
+        if not isinstance(value, str) or not value.strip():
+            raise FeedbackError(f"a vote needs a non-empty {name}")
+        if len(value) > MAX_TEXT:
+            raise FeedbackError(f"{name} is longer than {MAX_TEXT} characters")
+    if not isinstance(vote.rank, int) or vote.rank < 1:
+        raise FeedbackError(f"rank must be a positive integer, not {vote.rank!r}")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

@@ -1,0 +1,76 @@
+"""The vote store: one vote per session, result and query; WAL mode; votes survive a kill."""
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from search.feedback.store import FeedbackError, FeedbackStore, Vote
+
+
+def _vote(**changes) -> Vote:
+    fields = dict(
+        session="s1", query="mul comm", result_id="mathlib:mul_comm", vote=1, rank=1,
+        filters={"source": ["mathlib"]}, variant="default", index_version="built today",
+    )
+    return Vote(**{**fields, **changes})
+
+
+def test_second_click_changes_the_vote(tmp_path: Path) -> None:
+    store = FeedbackStore(tmp_path / "f.sqlite")
+    store.vote(_vote())
+    store.vote(_vote(vote=-1, rank=3))
+    store.vote(_vote(session="s2"))  # another session
+    store.vote(_vote(query="commutativity"))  # another query
+    store.vote(_vote(result_id="mathlib:add_comm", vote=-1, rank=2))  # another result
+    votes = list(store.votes())
+    assert len(votes) == 4
+    first = [v for v in votes if (v.session, v.query, v.result_id) == ("s1", "mul comm", "mathlib:mul_comm")]
+    assert [(v.vote, v.rank) for v in first] == [(-1, 3)]
+    assert first[0].filters == {"source": ["mathlib"]} and first[0].index_version == "built today"
+    assert first[0].timestamp.endswith("+00:00")
+    assert store.session_votes("s1", "mul comm") == {"mathlib:mul_comm": -1, "mathlib:add_comm": -1}
+    assert store.session_votes("s3", "mul comm") == {}
+
+
+def test_wal_mode_and_schema_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite"
+    FeedbackStore(path).vote(_vote())
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    columns = [row[1] for row in db.execute("PRAGMA table_info(votes)")]
+    assert columns == [
+        "session", "query", "result_id", "vote", "rank", "filters", "variant", "index_version", "timestamp",
+    ]
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [({"vote": 2}, r"\+1 or -1"), ({"query": "  "}, "query"), ({"session": ""}, "session"),
+     ({"rank": 0}, "rank"), ({"result_id": "x" * 5000}, "longer")],
+)
+def test_bad_votes_are_refused_with_a_reason(tmp_path: Path, changes: dict, message: str) -> None:
+    store = FeedbackStore(tmp_path / "f.sqlite")
+    with pytest.raises(FeedbackError, match=message):
+        store.vote(_vote(**changes))
+    assert list(store.votes()) == []
+
+
+def test_acknowledged_vote_survives_a_killed_process(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite"
+    script = (
+        "import sys, time\n"
+        "from search.feedback.store import FeedbackStore, Vote\n"
+        f"FeedbackStore({str(path)!r}).vote(Vote('s', 'q', 'mathlib:x', 1, 1))\n"
+        "print('ack', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "ack"
+    finally:
+        process.kill()  # SIGKILL: no cleanup, no close
+        process.wait()
+    assert [(v.query, v.result_id, v.vote) for v in FeedbackStore(path).votes()] == [("q", "mathlib:x", 1)]
