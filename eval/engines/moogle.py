@@ -1,0 +1,56 @@
+"""Moogle (moogle.ai, by Morph Labs), natural-language search over Mathlib. The service is gone;
+the client is kept so that a revived or mirrored instance can be compared, and saved Moogle
+answers are read back by `eval.engines.replay` with the same `parse`.
+
+Request: `POST {url}` with the JSON body `[{"isFind": false, "contents": q}]` (as
+LeanSearchClient's `#moogle` and the LeanExplore paper's benchmark script sent it).
+
+Answer: `{"data": [hit, ...]}`, every hit with `declarationName`, `declarationCode` (the Lean
+source of the declaration), `declarationDocstring` (spelt `declarationDocString` by some
+clients; with its comment markers `/-- ... -/`) and `declarationType` (theorem, def, ...).
+Moogle has no informal text. As in the LeanExplore paper, comment markers are removed from the
+docstring. The service returned its own number of hits; the first k are kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from search import config
+
+from eval.engines.base import EngineFailure, Hit, text
+from eval.engines.http import JsonClient
+
+
+class Moogle:
+    name = "moogle"
+    remote = True
+
+    def __init__(self, url: str = config.MOOGLE_URL, client: JsonClient | None = None) -> None:
+        self.url = url
+        self.client = client or JsonClient("Moogle")
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        payload = self.client.request("POST", self.url, json_body=[{"isFind": False, "contents": query}])
+        return parse(payload)[:k]
+
+
+def parse(payload: Any) -> list[Hit]:
+    data = payload.get("data") if isinstance(payload, dict) else None
+    if not isinstance(data, list):
+        raise EngineFailure("Moogle: expected an object with a 'data' list")
+    hits = []
+    for item in data:
+        if not isinstance(item, dict) or not text(item.get("declarationName")):
+            raise EngineFailure("Moogle: a hit has no declarationName")
+        doc = item.get("declarationDocstring", item.get("declarationDocString"))
+        hits.append(Hit(name=text(item["declarationName"]), kind=text(item.get("declarationType")),
+                        code=text(item.get("declarationCode")), docstring=strip_comment(text(doc))))
+    return hits
+
+
+def strip_comment(doc: str) -> str:
+    """A Lean doc comment without its `/--` (or `/-!`) and `-/` markers."""
+    if doc.startswith(("/--", "/-!")) and doc.endswith("-/"):
+        doc = doc[3:-2]
+    return doc.strip()
