@@ -44,10 +44,12 @@ class LexicalIndex:
 
         BM25+ (Lv & Zhai) adds delta * idf(t) for each query term t *present* in a document.
         bm25s (like rank_bm25) also adds it for absent terms, which would give every document
-        a positive score; that part is taken out here, per term.
+        a positive score; that part is taken out here, per term. The empty token pads empty
+        documents at build time; it is no word and bm25s keeps no statistics for it, so it is
+        skipped (a query ending in "." yields one).
         """
         total = np.zeros(self.size, dtype=np.float32)
-        for token in dict.fromkeys(t for t in query_tokens if t in self._vocab):
+        for token in dict.fromkeys(t for t in query_tokens if t and t in self._vocab):
             absent = float(self._model.nonoccurrence_array[self._vocab[token]])
             term = self._model.get_scores([token]) - absent
             total += np.where(term > 0, term + absent, 0.0).astype(np.float32)

@@ -37,3 +37,9 @@ def test_unknown_tokens_score_zero_and_round_trip(tmp_path) -> None:
     loaded = LexicalIndex.load(tmp_path / "bm25")
     np.testing.assert_allclose(loaded.scores(["prime"]), index.scores(["prime"]))
     assert int(np.argmax(loaded.scores(["prime"]))) == 5
+
+
+def test_empty_token_is_skipped() -> None:
+    index = LexicalIndex.build([text.split() for text in CORPUS] + [[]])
+    assert not index.scores([""]).any()
+    np.testing.assert_allclose(index.scores(["prime", ""]), index.scores(["prime"]))
