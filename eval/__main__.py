@@ -1,8 +1,11 @@
-"""Command line: `python -m eval [retrieval ...]`.
+"""Command line: `python -m eval [retrieval | embeddings | judge ...]`.
 
-Without arguments it reruns every evaluation that runs offline: today the retrieval
-evaluation on MathlibQR's dev half over the default index with all five ranking variants,
-writing `eval/results/mathlibqr_dev.{md,json}` and `figures/mathlibqr_dev_ndcg10_by_style.png`.
+Without arguments it reruns every evaluation that runs offline, each with its defaults:
+- the retrieval evaluation on MathlibQR's dev half over the default index with all five ranking
+  variants (`eval/results/mathlibqr_dev.{md,json}`, `figures/mathlibqr_dev_ndcg10_by_style.png`);
+- the PCA and UMAP plots of the index's statement embeddings (`figures/embeddings_*.png`);
+- the judged tables from the saved export and verdicts (`eval/results/judge/*.tables.{md,json}`),
+  skipped with a message when no verdicts have been imported.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from search import config
 
+from eval import embeddings
+from eval.judge import commands as judge_commands
 from eval.querysets import QuerySetError, detect_format, load_queries
 from eval.retrieval import VARIANTS
 
@@ -26,7 +31,7 @@ RESULTS_DIR = config.REPO_DIR / "eval" / "results"
 FIGURES_DIR = config.REPO_DIR / "figures"
 DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
 #: The evaluations `python -m eval` without arguments reruns, each with its defaults.
-OFFLINE = ("retrieval",)
+OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"))
 
 
 def _retrieval(args: argparse.Namespace) -> int:
@@ -84,6 +89,8 @@ def parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--fair-only", action="store_true",
                            help="keep only MathlibQR's fair-subset queries (otherwise all are kept)")
     retrieval.set_defaults(run=_retrieval)
+    embeddings.add_parser(commands)
+    judge_commands.add_parser(commands)
     return root
 
 
@@ -92,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(format="%(message)s")
     logging.getLogger("eval").setLevel(logging.INFO)  # progress; other libraries stay quiet
     if not argv:
-        return max(main([command]) for command in OFFLINE)
+        return max(main(list(command)) for command in OFFLINE)
     args = parser().parse_args(argv)
     args.command_line = shlex.join(["python", "-m", "eval", *argv])
     return args.run(args)

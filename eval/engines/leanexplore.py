@@ -25,8 +25,8 @@ class LeanExplore:
     name = "leanexplore"
     remote = True
 
-    def __init__(self, url: str = config.LEANEXPLORE_URL, client: JsonClient | None = None) -> None:
-        self.url = url
+    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
+        self.url = url or config.LEANEXPLORE_URL
         key = os.environ.get(config.LEANEXPLORE_KEY_ENV)
         self.client = client or JsonClient("LeanExplore", headers={"Authorization": f"Bearer {key}"} if key else {})
 

@@ -28,8 +28,8 @@ class LeanSearch:
     name = "leansearch"
     remote = True
 
-    def __init__(self, url: str = config.LEANSEARCH_URL, client: JsonClient | None = None) -> None:
-        self.url = url
+    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
+        self.url = url or config.LEANSEARCH_URL
         self.client = client or JsonClient("LeanSearch")
 
     def search(self, query: str, k: int) -> list[Hit]:

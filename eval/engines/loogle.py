@@ -24,8 +24,8 @@ class Loogle:
     name = "loogle"
     remote = True
 
-    def __init__(self, url: str = config.LOOGLE_URL, client: JsonClient | None = None) -> None:
-        self.url = url
+    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
+        self.url = url or config.LOOGLE_URL
         self.client = client or JsonClient("Loogle")
 
     def search(self, query: str, k: int) -> list[Hit]:

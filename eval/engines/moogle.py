@@ -26,8 +26,8 @@ class Moogle:
     name = "moogle"
     remote = True
 
-    def __init__(self, url: str = config.MOOGLE_URL, client: JsonClient | None = None) -> None:
-        self.url = url
+    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
+        self.url = url or config.MOOGLE_URL
         self.client = client or JsonClient("Moogle")
 
     def search(self, query: str, k: int) -> list[Hit]:
