@@ -80,7 +80,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from search.index.manifest import IndexLoadError
+    from search.index.manifest import IndexLoadError, code_version
 
     from eval.engines.cache import AnswerCache, CacheError
     from eval.engines.ours import OurEngine
@@ -99,7 +99,7 @@ def _export(args: argparse.Namespace) -> int:
         print(f"python -m eval judge export: {error}", file=sys.stderr)
         return 1
     meta: dict[str, Any] = {"queries": str(args.queries), "command": args.command_line, "skipped": skipped,
-                            "filters": filters or {}}
+                            "filters": filters or {}, "code_version": code_version()}
     ours = next((e for e in engines if isinstance(e, OurEngine)), None)
     if ours is not None:
         meta["index"] = index_info(ours.engine.index.manifest)

@@ -120,7 +120,10 @@ def to_markdown(tables: JudgedTables, export: Export, commands: Mapping[str, str
         f"- Judge: {', '.join(tables.judges) or 'not named in the verdict file'}.",
     ]
     if "index" in meta:
-        lines.append(f"- Index: {meta['index']}.")
+        index = meta["index"]
+        sources = ", ".join(f"{n}@{c[:8]}" if c else n for n, c in index.get("sources", {}).items())
+        lines.append(f"- Index: built {index.get('build_date', '?')} from {sources}; "
+                     f"searched with code {meta.get('code_version', '?')}.")
     lines += [f"- {what}: `{command}`" for what, command in commands.items()]
     rows = [[f"`{e}`", *(str(r) for r in tables.place_rates[e])] for e in tables.engines]
     table1 = markdown_table(["Engine", *(f"{p} place rate (%)" for p in PLACES)], rows)
