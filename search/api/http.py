@@ -1,0 +1,103 @@
+"""The FastAPI application: every API shape and the MCP endpoint over one engine.
+
+`make_api(engine)` is served as it is (`uvicorn.run(make_api(engine))`) or with the Gradio UI
+mounted at `/` (`gr.mount_gradio_app(api, blocks, path="/")`): its routes (`/search`, `/json`,
+`/api/search`, `/api/v1/...`, `/mcp`, `/docs`, `/openapi.json`) are matched before the mount
+and none of them is one of Gradio's (`/`, `/config`, `/gradio_api/...`, `/static/...`, ...).
+
+Every error is JSON with an `error` message (and the fields the imitated API adds: Loogle's
+`suggestions`, LeanStateSearch's `schema`), never a traceback: bad input is a 4xx, and an
+unexpected failure is logged and answered with a 500 that says only that.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from search.api import leansearch, loogle, mcp, native, statesearch
+from search.api.limits import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
+from search.api.service import SearchService
+from search.engine.engine import Engine
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = f"""
+Search Lean declarations and informal mathematics, in four shapes:
+
+- `POST /search`: LeanSearch's request and response (Lean's `#leansearch`);
+- `GET /json?q=`: Loogle's (Lean's `#loogle`): constant names and "name substrings";
+- `GET /api/search?query=`: LeanStateSearch's, by goal state (Lean's `#statesearch`);
+- `/api/v1/...`: the native API with every filter, ranking variant and field;
+
+and as MCP tools (`search`, `get_by_id`, `get_dependencies`) at `/mcp` (streamable HTTP).
+
+Limits: at most {MAX_RESULTS} results per query, {MAX_QUERY_CHARS} characters per query,
+{MAX_QUERIES} query strings per LeanSearch request. Errors are JSON objects with an `error`
+message; bad input is a 4xx.
+"""
+
+#: Fields every error of a path carries, as the API it imitates answers them.
+ERROR_FIELDS: dict[str, dict[str, Any]] = {
+    statesearch.PATH: statesearch.ERROR_FIELDS,
+    loogle.PATH: loogle.ERROR_FIELDS,
+}
+
+
+def make_api(engine: Engine) -> FastAPI:
+    """The application over `engine`'s index (reverse dependency map built here, once)."""
+    service = SearchService.from_engine(engine)
+    server = mcp.make_server(service)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        async with sessions.run():
+            yield
+
+    api = FastAPI(
+        title="Theorem search", version=engine.index.version, description=DESCRIPTION, lifespan=lifespan
+    )
+    sessions = mcp.mount(api, server)
+    for module in (leansearch, loogle, statesearch, native):
+        api.include_router(module.router(service))
+    _add_error_handlers(api)
+    return api
+
+
+def _error(request: Request, status: int, message: str, **extra: Any) -> JSONResponse:
+    body = {"error": message, **ERROR_FIELDS.get(request.url.path, {}), **extra}
+    return JSONResponse(body, status_code=status)
+
+
+def _add_error_handlers(api: FastAPI) -> None:
+    @api.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        return _error(request, error.status, error.message, **error.extra)
+
+    @api.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        details = [
+            {key: value for key, value in item.items() if key not in ("input", "url", "ctx")}
+            for item in error.errors()
+        ]
+        message = "; ".join(
+            f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', 'invalid')}"
+            for item in details
+        )
+        return _error(request, 422, message or "invalid request", detail=jsonable_encoder(details))
+
+    @api.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        return _error(request, error.status_code, str(error.detail), detail=error.detail)
+
+    @api.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error answering %s %s", request.method, request.url.path)
+        return _error(request, 500, "internal error; it has been logged")

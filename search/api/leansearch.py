@@ -1,0 +1,105 @@
+"""`POST /search` in LeanSearch's shapes, so that Lean's `#leansearch` can use this engine.
+
+LeanSearchClient (Mathlib's `#leansearch`, `#search`) posts `{"num_results": 6, "query":
+["..."]}` with `curl -X POST URL --user-agent LeanSearchClient -H "accept: application/json"
+-H "Content-Type: application/json"` to `LEANSEARCHCLIENT_LEANSEARCH_API_URL`, takes the
+*first* inner list of the answer and reads `result.name` (a list of name components it joins
+with dots), `result.type`, `result.docstring`, `result.doc_url` and `result.kind` of each hit.
+The other fields follow LeanSearch's own response (`module_name`, `signature`, `value`,
+`informal_name`, `informal_description`, `distance`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from search.api.formal import declaration_type, name_parts
+from search.api.limits import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS
+from search.api.service import SearchService
+from search.engine.engine import Result
+
+QueryString = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
+
+
+class LeanSearchRequest(BaseModel):
+    """LeanSearch's request body."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    query: list[QueryString] = Field(
+        min_length=1,
+        max_length=MAX_QUERIES,
+        description=f"Query strings (1 to {MAX_QUERIES}, each at most {MAX_QUERY_CHARS} "
+        "characters): words, LaTeX, Lean notation or a Lean name.",
+        examples=[["If a natural number n is less than m, then the successor of n is less than the successor of m."]],
+    )
+    num_results: int = Field(
+        6, ge=1, le=MAX_RESULTS, strict=True, description=f"Hits per query string (1 to {MAX_RESULTS})."
+    )
+
+
+class LeanSearchDeclaration(BaseModel):
+    """One declaration, named and typed as LeanSearch does."""
+
+    name: list[str] = Field(description="Name components: `Nat.succ_le_succ` is `[\"Nat\", \"succ_le_succ\"]`.")
+    module_name: list[str] = Field(description="Module components, e.g. `[\"Mathlib\", \"Order\", \"Basic\"]`.")
+    kind: str = Field(description="Declaration keyword as written: theorem, lemma, def, instance, ...")
+    signature: str = Field(description="The declaration header as written in the source.")
+    type: str = Field(description="The statement as a type (`∀ binders, type`), read from the header.")
+    value: str | None = Field(None, description="Always null: the index does not keep proofs and bodies.")
+    docstring: str | None = Field(description="The doc comment, or null.")
+    doc_url: str | None = Field(description="The doc-gen4 page, or null.")
+    informal_name: str | None = Field(description="A well-known title of the result (Mathlib's lists of famous theorems), or null.")
+    informal_description: str | None = Field(None, description="Always null: no generated descriptions are made.")
+    id: str = Field(description="This engine's record id, for `/api/v1/statement/{id}`.")
+    url: str = Field(description="The declaration in its upstream repository, at the indexed commit.")
+
+
+class LeanSearchHit(BaseModel):
+    result: LeanSearchDeclaration
+    distance: float = Field(
+        description="1 / (1 + score): smaller is closer; it orders the hits but is not a cosine distance."
+    )
+
+
+def router(service: SearchService) -> APIRouter:
+    api = APIRouter(tags=["LeanSearch"])
+
+    @api.post(
+        "/search",
+        response_model=list[list[LeanSearchHit]],
+        summary="LeanSearch-compatible search",
+        description=(
+            "One inner list of hits per query string, best first, over the Lean sources only. "
+            "Works with LeanSearchClient: `LEANSEARCHCLIENT_LEANSEARCH_API_URL=http://HOST:PORT/search`."
+        ),
+    )
+    def leansearch(request: LeanSearchRequest) -> list[list[LeanSearchHit]]:
+        return [
+            [_hit(result) for result in service.formal_search(query, request.num_results)]
+            for query in request.query
+        ]
+
+    return api
+
+
+def _hit(result: Result) -> LeanSearchHit:
+    s = result.statement
+    return LeanSearchHit(
+        result=LeanSearchDeclaration(
+            name=name_parts(s.name),
+            module_name=s.module.split(".") if s.module else [],
+            kind=s.kind,
+            signature=s.statement,
+            type=declaration_type(s.statement),
+            docstring=s.doc or None,
+            doc_url=s.doc_url or None,
+            informal_name=s.aliases[0] if s.aliases else None,
+            id=s.id,
+            url=s.url,
+        ),
+        distance=round(1.0 / (1.0 + max(result.score, 0.0)), 6),
+    )

@@ -1,0 +1,73 @@
+"""The bounds every API shape and MCP tool enforces, and the error they answer with.
+
+The numbers live in `search.config` (README, "HTTP API and MCP"); they are applied here, so
+that a query or a ranking variant is checked the same way whichever door it came in by.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Iterable
+
+from rapidfuzz import fuzz, process
+
+from search import config
+from search.engine.engine import VARIANTS
+
+MAX_RESULTS = config.API_MAX_RESULTS
+MAX_QUERY_CHARS = config.API_MAX_QUERY_CHARS
+MAX_QUERIES = config.API_MAX_QUERIES
+#: How many near spellings an error suggests.
+SUGGESTIONS = 5
+
+
+class ApiError(Exception):
+    """A request the API refuses: an HTTP status, a message for people, extra JSON fields."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def clean_query(text: str, what: str = "query") -> str:
+    """The query without surrounding space; refused when empty, too long or holding control
+    characters (tabs and line breaks are kept: a goal state has several lines)."""
+    text = text.strip()
+    if not text:
+        raise ApiError(400, f"the {what} is empty: give words, LaTeX, Lean notation or a Lean name")
+    if len(text) > MAX_QUERY_CHARS:
+        raise ApiError(
+            400, f"the {what} has {len(text)} characters; at most {MAX_QUERY_CHARS} are accepted"
+        )
+    for char in text:
+        if char not in "\t\n\r" and unicodedata.category(char) == "Cc":
+            raise ApiError(400, f"the {what} contains the control character U+{ord(char):04X}")
+    return text
+
+
+def check_count(k: int, what: str) -> int:
+    """A result count from 1 to MAX_RESULTS (booleans are not numbers here)."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RESULTS:
+        raise ApiError(400, f"{what} must be a whole number from 1 to {MAX_RESULTS}; got {k!r}")
+    return k
+
+
+def check_variant(variant: str) -> str:
+    if variant not in VARIANTS:
+        raise ApiError(
+            400,
+            f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}",
+            suggestions=list(VARIANTS),
+        )
+    return variant
+
+
+def nearest(
+    text: str, choices: Iterable[str], limit: int = SUGGESTIONS, scorer: Any = fuzz.WRatio
+) -> list[str]:
+    """The choices closest to a misspelt `text`, best first (rapidfuzz; weighted ratio unless
+    told otherwise: the plain ratio is faster over hundreds of thousands of ids)."""
+    matches = process.extract(text, list(choices), scorer=scorer, limit=limit, score_cutoff=50)
+    return [choice for choice, _, _ in matches]

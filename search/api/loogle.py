@@ -1,0 +1,247 @@
+"""`GET /json?q=` in Loogle's shapes, so that Lean's `#loogle` can use this engine.
+
+LeanSearchClient's `#loogle` sends `curl -X GET --user-agent LeanSearchClient
+"URL?q=<query>"` (`LEANSEARCHCLIENT_LOOGLE_API_URL`, the query percent-encoded by Lean's
+`System.Uri.escapeUri`) and reads either `hits` (each needs a string `name` and `type`, and may
+have `doc`) or `error` with optional `suggestions`, which it offers as new `#loogle` queries.
+
+Query forms answered (comma-separated filters must all hold):
+
+- a constant name, `Real.sin`: the constant itself, then the Lean declarations that refer to
+  it. "Refer" is what the records know: `deps` are the names that identifiers in the
+  declaration's header *and* proof resolve to, so a use inside a proof counts too. Hits
+  whose statement (binders and type) writes the constant (as `Real.sin`, or `sin` inside
+  `namespace Real`) come first, those that only use it in the proof or through notation
+  (`π`, `∑`) after them, each tier by PageRank. A short name of records (`sin`) is an
+  unknown identifier whose suggestions are the full names (`Real.sin`); another name that
+  is no record (Lean core's `Nat.succ`) matches the statements that write it in full;
+- a quoted `"substring"` of declaration names, case-insensitive.
+
+Loogle's other filters (subexpression patterns such as `_ * (_ ^ _)`, `?a` variables,
+`⊢` conclusions) need Lean's elaborator and are answered with an error that says so. As in
+Loogle, an unknown name or an unsupported filter is an answer with `error` and HTTP 200;
+a malformed request (no `q`, an empty or over-long query) is a 400 with the same fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from rapidfuzz import fuzz
+
+from search.api.formal import FormalHit, declaration_type
+from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, SUGGESTIONS, clean_query, nearest
+from search.api.service import SearchService
+
+PATH = "/json"
+#: Extra JSON fields of every error of this endpoint, as Loogle answers them.
+ERROR_FIELDS: dict[str, list[str]] = {"suggestions": []}
+#: A Lean name: a letter or `_` first, then letters, digits, `_ ' ! ?`, subscripts, dots, «».
+_NAME = re.compile(r"^(?:[^\W\d]|«)[\w.'!?«»]*$")
+#: Identifier tokens of a declaration header.
+_TOKEN = re.compile(r"[\w.'!?«»]+")
+
+
+class LoogleHit(FormalHit):
+    type: str = Field(description="The statement as a type (`∀ binders, type`), read from the header.")
+
+
+class LoogleAnswer(BaseModel):
+    hits: list[LoogleHit] = Field(description=f"At most {MAX_RESULTS} hits, best first.")
+    count: int = Field(description="How many declarations match (may exceed the hits shown).")
+    header: str = Field(description="A sentence saying what was found.")
+
+
+class LoogleError(BaseModel):
+    error: str = Field(description="Why the query has no answer.")
+    suggestions: list[str] = Field(description="Queries to try instead (names close to an unknown one).")
+
+
+class QueryError(Exception):
+    """A query Loogle would answer with `error` (HTTP 200) and `suggestions`."""
+
+    def __init__(self, message: str, suggestions: list[str]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestions = suggestions
+
+
+@dataclass(frozen=True)
+class Filter:
+    kind: str  # "constant" or "substring"
+    text: str
+
+    def describe(self) -> str:
+        return f"mentioning {self.text}" if self.kind == "constant" else f'with "{self.text}" in the name'
+
+
+class Loogle:
+    """Name-level Loogle over the Lean records of one index."""
+
+    def __init__(self, service: SearchService) -> None:
+        self.service = service
+        records = service.index.records
+        lean = set(service.lean_sources)
+        self.positions = [p for p, s in enumerate(records) if s.source in lean]
+        self.lean = set(self.positions)
+        self.exact: dict[str, list[int]] = {}
+        for p in self.positions:
+            self.exact.setdefault(records[p].name, []).append(p)
+
+    def find(self, query: str) -> LoogleAnswer:
+        """Hits of every filter of `query`, or QueryError."""
+        filters = parse_filters(query, self.exact)
+        matched: set[int] | None = None
+        firsts: set[int] = set()
+        for f in filters:
+            found = self._substring(f.text) if f.kind == "substring" else self._constant(f.text)
+            matched = found if matched is None else matched & found
+            if f.kind == "constant":
+                firsts.update(self.exact.get(f.text, []))
+        matched = matched or set()
+        constants = [f.text for f in filters if f.kind == "constant"]
+        records = self.service.index.records
+        pagerank = self.service.index.pagerank
+        ordered = sorted(
+            matched,
+            key=lambda p: (
+                p not in firsts,
+                -sum(writes(records[p].statement, c) for c in constants),
+                -float(pagerank[p]),
+                records[p].name,
+            ),
+        )
+        shown = ordered[:MAX_RESULTS]
+        header = f"Found {len(ordered)} declaration{'s' if len(ordered) != 1 else ''} " + " and ".join(
+            f.describe() for f in filters
+        ) + "."
+        if len(shown) < len(ordered):
+            header += f"\nOf these, {len(shown)} are shown."
+        return LoogleAnswer(hits=[self._hit(p) for p in shown], count=len(ordered), header=header)
+
+    def _constant(self, name: str) -> set[int]:
+        """The constant and the records referring to it. A name that is no record: an error
+        suggesting its namespaced forms when there are some (`sin` -> `Real.sin`), else the
+        declarations whose statement writes it in full (Lean core's `Nat.succ`), else an
+        error suggesting close spellings."""
+        records = self.service.index.records
+        own = self.exact.get(name)
+        if own:
+            found = set(own)
+            for p in own:
+                found.update(self.service.graph.dependents(p))
+            return found & self.lean
+        namespaced = self._namespaced(name)
+        if namespaced:
+            raise QueryError(f"Unknown identifier '{name}'", namespaced)
+        written = {
+            p for p in self.positions
+            if name in records[p].statement and writes(records[p].statement, name, full=True)
+        }
+        if not written:
+            raise QueryError(f"Unknown identifier '{name}'", nearest(name, self.exact, scorer=fuzz.ratio))
+        return written
+
+    def _namespaced(self, name: str) -> list[str]:
+        """Names that end with `.name`, most central first."""
+        pagerank = self.service.index.pagerank
+        tail = f".{name}"
+        found = sorted(
+            (n for n in self.exact if n.endswith(tail)),
+            key=lambda n: -max(float(pagerank[p]) for p in self.exact[n]),
+        )
+        return found[:SUGGESTIONS]
+
+    def _substring(self, needle: str) -> set[int]:
+        needle = needle.lower()
+        records = self.service.index.records
+        return {p for p in self.positions if needle in records[p].name.lower()}
+
+    def _hit(self, position: int) -> LoogleHit:
+        s = self.service.index.records[position]
+        return LoogleHit(type=declaration_type(s.statement), **FormalHit.fields_of(s))
+
+
+def writes(header: str, name: str, full: bool = False) -> bool:
+    """Whether a declaration's statement (its binders and type, not its own name) writes
+    `name`: in full, or (unless `full`) by a dotted suffix as inside its namespace (`sin` for
+    `Real.sin`)."""
+    parts = name.split(".")
+    forms = {name} if full else {".".join(parts[i:]) for i in range(len(parts))}
+    return any(token.strip(".") in forms for token in _TOKEN.findall(declaration_type(header)))
+
+
+def split_filters(query: str) -> list[str]:
+    """Split at commas outside quotes and brackets: `Real.sin, "two"` -> two filters."""
+    parts, current, depth, quoted = [], [], 0, False
+    for char in query:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in "([{⟨":
+            depth += 1
+        elif not quoted and char in ")]}⟩":
+            depth = max(depth - 1, 0)
+        elif char == "," and not quoted and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current).strip())
+    return parts
+
+
+def parse_filters(query: str, names: dict[str, list[int]]) -> list[Filter]:
+    """The filters of a query, or QueryError for a form this server does not answer."""
+    filters = []
+    for part in split_filters(query):
+        if len(part) >= 2 and part[0] == part[-1] == '"' and '"' not in part[1:-1]:
+            if not part[1:-1].strip():
+                raise QueryError('an empty "substring" matches every name; give some letters', [])
+            filters.append(Filter("substring", part[1:-1]))
+        elif _NAME.match(part):
+            filters.append(Filter("constant", part))
+        elif not part:
+            raise QueryError("an empty filter between commas", [])
+        else:
+            known = [t for t in _TOKEN.findall(part) if t in names]
+            raise QueryError(
+                f"the filter {part!r} is a pattern; this server answers constant names, "
+                '"name substrings" and comma-separated lists of them, not subexpression '
+                "patterns, ?variables or ⊢ conclusions",
+                list(dict.fromkeys(known))[:SUGGESTIONS],
+            )
+    return filters
+
+
+def router(service: SearchService) -> APIRouter:
+    loogle = Loogle(service)
+    api = APIRouter(tags=["Loogle"])
+
+    @api.get(
+        PATH,
+        response_model=LoogleAnswer,
+        responses={200: {"model": LoogleAnswer | LoogleError}, 400: {"model": LoogleError}},
+        summary="Loogle-compatible search",
+        description=(
+            "Constant names (declarations referring to the constant, those writing it in their "
+            'statement first), "name substrings", comma-separated (all must hold). Works with '
+            "LeanSearchClient: `LEANSEARCHCLIENT_LOOGLE_API_URL=http://HOST:PORT/json`."
+        ),
+    )
+    def loogle_json(
+        q: str = Query(
+            description=f"The Loogle query, at most {MAX_QUERY_CHARS} characters.",
+            examples=["Real.sin", 'Real.sin, "sq"'],
+        ),
+    ) -> LoogleAnswer | JSONResponse:
+        query = clean_query(q.strip().removeprefix("#find ").replace("\n", " "))
+        try:
+            return loogle.find(query)
+        except QueryError as error:
+            return JSONResponse(LoogleError(error=error.message, suggestions=error.suggestions).model_dump())
+
+    return api

@@ -1,0 +1,114 @@
+"""MCP tools over the same service: `search`, `get_by_id`, `get_dependencies`.
+
+An assistant connected with `claude mcp add --transport http theorem-search
+http://127.0.0.1:7860/mcp` can search the index, read a whole record and walk the dependency
+graph. The tools are served by the `mcp` package's streamable-HTTP transport, stateless and
+with plain JSON replies, as one route of the FastAPI application (`mount`); its session
+manager must run inside the application's lifespan (`http.make_api` does that).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Annotated, Any, Iterator, Literal
+
+from fastapi import FastAPI
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import Field
+
+from search import config
+from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError
+from search.api.service import SearchService, compact
+from search.engine.engine import VARIANTS
+
+PATH = "/mcp"
+INSTRUCTIONS = (
+    "Search Lean declarations (Mathlib, Batteries, PhysLean) and informal mathematics (Stacks "
+    "Project, textbooks) by meaning, name or notation. `search` returns compact results with "
+    "ids; `get_by_id` returns a whole record; `get_dependencies` walks the dependency graph."
+)
+
+
+def make_server(service: SearchService) -> MCPServer:
+    """The MCP server with its three tools; errors in the caller's input come back as tool
+    errors with the same messages as the HTTP API's."""
+    server = MCPServer("theorem-search", instructions=INSTRUCTIONS, log_level="WARNING")
+
+    @server.tool()
+    def search(
+        query: Annotated[str, Field(max_length=MAX_QUERY_CHARS, description="Words, LaTeX, Lean notation, a Lean name or a quoted \"name substring\".")],
+        limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Number of results.")] = 10,
+        source: Annotated[list[str] | None, Field(description="Only these sources, e.g. [\"mathlib\"] or [\"stacks\"].")] = None,
+        kind: Annotated[list[str] | None, Field(description="Only these kinds, e.g. [\"theorem\", \"lemma\"].")] = None,
+        filters: Annotated[dict[str, str | list[str]] | None, Field(description="Any other filter: package, module, or a metadata key (chapter, tag, namespace, ...).")] = None,
+        variant: Annotated[Literal[VARIANTS], Field(description="Ranking variant.")] = "default",  # type: ignore[valid-type]
+    ) -> list[dict[str, Any]]:
+        """Search the index; compact results (id, name, kind, source, statement, doc, url, score), best first."""
+        wanted: dict[str, Any] = dict(filters or {})
+        for key, values in (("source", source), ("kind", kind)):
+            if values:
+                wanted[key] = values
+        with _as_tool_error():
+            results = service.search(query, limit, wanted, variant)
+        return [compact(r.statement, r.score) for r in results]
+
+    @server.tool()
+    def get_by_id(
+        id: Annotated[str, Field(description="A record id from `search`, e.g. `mathlib:Nat.succ_le_succ`.")],
+    ) -> dict[str, Any]:
+        """Every field of one record, with its PageRank and its numbers of dependencies and dependents."""
+        with _as_tool_error():
+            return service.record(service.position(id))
+
+    @server.tool()
+    def get_dependencies(
+        id: Annotated[str, Field(description="A record id.")],
+        direction: Annotated[
+            Literal["both", "dependencies", "dependents"],
+            Field(description="`dependencies`: what it refers to; `dependents`: what refers to it."),
+        ] = "both",
+        limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="At most this many per direction.")] = 20,
+    ) -> dict[str, Any]:
+        """The records one record refers to and those referring to it, most central first, with total counts."""
+        with _as_tool_error():
+            position = service.position(id)
+        records = service.index.records
+        out: dict[str, Any] = {"id": id}
+        for name, find in (("dependencies", service.graph.dependencies), ("dependents", service.graph.dependents)):
+            if direction in ("both", name):
+                found = find(position)
+                out[f"{name}_count"] = len(found)
+                out[name] = [compact(records[p]) for p in found[:limit]]
+        return out
+
+    return server
+
+
+@contextmanager
+def _as_tool_error() -> Iterator[None]:
+    """Turn an ApiError into a ToolError carrying its message and suggestions."""
+    try:
+        yield
+    except ApiError as error:
+        suggestions = error.extra.get("suggestions")
+        hint = f" (did you mean: {', '.join(suggestions)}?)" if suggestions else ""
+        raise ToolError(error.message + hint) from error
+
+
+def mount(api: FastAPI, server: MCPServer) -> StreamableHTTPSessionManager:
+    """Add the MCP route to `api`; the returned session manager's `run()` must wrap the app's
+    lifespan. Host headers are checked against `config.MCP_ALLOWED_HOSTS` (`*`: any)."""
+    hosts = list(config.MCP_ALLOWED_HOSTS)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection="*" not in hosts,
+        allowed_hosts=hosts,
+        allowed_origins=[f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")],
+    )
+    app = server.streamable_http_app(
+        streamable_http_path=PATH, stateless_http=True, json_response=True, transport_security=security
+    )
+    api.router.routes.extend(app.routes)
+    return server.session_manager

@@ -1,0 +1,159 @@
+"""The native JSON API: every filter, every ranking variant, every field of a result.
+
+`/api/v1/search` (GET for links, POST for programs) returns `Result.to_dict()` for each hit;
+`/api/v1/statement/{id}` a whole record; `/api/v1/dependencies/{id}` and
+`/api/v1/dependents/{id}` the two directions of the dependency graph; `/api/v1/filters` the
+filter keys and values this index has; `/api/v1/index` what the index was built from.
+Ids contain `:` and may contain `/`, `?` or spaces: percent-encode them in a path.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError
+from search.api.service import SearchService, compact
+from search.engine.engine import VARIANTS
+
+Variant = Literal[VARIANTS]  # type: ignore[valid-type]
+FilterValue = str | list[str]
+#: Default length of a dependency list (the cap is MAX_RESULTS).
+DEPENDENCY_LIMIT = 50
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(max_length=MAX_QUERY_CHARS, description="Words, LaTeX, Lean notation, a Lean name or a quoted \"name substring\".")
+    k: int = Field(10, ge=1, le=MAX_RESULTS, strict=True, description=f"Number of results (1 to {MAX_RESULTS}).")
+    variant: Variant = Field("default", description="Ranking: `default` (weighted RRF of every signal) or a published baseline.")
+    filters: dict[str, FilterValue] = Field(
+        default_factory=dict,
+        description="Field or metadata key -> value or list of values (any of them): source, kind, "
+        "package, module, group, or a metadata key such as chapter, section, tag, namespace. "
+        "`/api/v1/filters` lists them.",
+        examples=[{"source": ["mathlib"], "kind": ["theorem", "lemma"]}],
+    )
+
+
+class ResultModel(BaseModel):
+    """`Result.to_dict()`: the group's head record, its fused score and what made it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    rank: int
+    id: str
+    name: str
+    kind: str
+    source: str
+    score: float = Field(description="Fused score under the chosen variant (higher is better).")
+    url: str
+    doc_url: str
+    statement: str
+    doc: str
+    module: str
+    package: str
+    signals: dict[str, dict[str, float]] = Field(description="Rank and score of this result in each signal that found it.")
+    members: list[str] = Field(description="Ids of the other records of its StatementGroup.")
+    links: list[str] = Field(description="Ids of formal/informal counterparts.")
+
+
+class SearchResponse(BaseModel):
+    query: str
+    k: int
+    variant: str
+    filters: dict[str, list[str]] = Field(description="The filters as applied.")
+    index_version: str
+    count: int
+    results: list[ResultModel]
+
+
+class Neighbours(BaseModel):
+    id: str
+    direction: Literal["dependencies", "dependents"]
+    count: int = Field(description="How many there are in all (the list may be shorter).")
+    results: list[dict[str, Any]] = Field(description="Compact records (id, name, kind, source, statement, doc, url), most central first.")
+
+
+def router(service: SearchService) -> APIRouter:
+    api = APIRouter(prefix="/api/v1", tags=["Native"])
+
+    def run(query: str, k: int, variant: str, filters: dict[str, Any]) -> SearchResponse:
+        checked = service.filters.check(filters)
+        results = service.search(query, k, checked, variant)
+        return SearchResponse(
+            query=query, k=k, variant=variant, filters=checked,
+            index_version=service.index.version, count=len(results),
+            results=[ResultModel(**r.to_dict()) for r in results],
+        )
+
+    @api.get("/search", response_model=SearchResponse, summary="Search with every filter (GET)")
+    def search_get(
+        q: str = Query(max_length=MAX_QUERY_CHARS, description="The query."),
+        k: int = Query(10, ge=1, le=MAX_RESULTS, description=f"Number of results (1 to {MAX_RESULTS})."),
+        variant: Variant = Query("default", description="Ranking variant."),
+        source: list[str] | None = Query(None, description="Sources (repeat for several)."),
+        kind: list[str] | None = Query(None, description="Kinds: theorem, lemma, def, definition, ..."),
+        package: list[str] | None = Query(None, description="Packages: Mathlib's top folders, a book's part."),
+        module: list[str] | None = Query(None, description="Lean modules or LaTeX files."),
+        filter: list[str] | None = Query(
+            None, description="Any other filter as `key:value` (repeat for several), e.g. `chapter:Schemes`."
+        ),
+    ) -> SearchResponse:
+        filters: dict[str, list[str]] = {}
+        for key, values in (("source", source), ("kind", kind), ("package", package), ("module", module)):
+            if values:
+                filters[key] = values
+        for item in filter or []:
+            key, colon, value = item.partition(":")
+            if not colon or not key:
+                raise ApiError(400, f"filter {item!r} is not `key:value`")
+            filters.setdefault(key, []).append(value)
+        return run(q, k, variant, filters)
+
+    @api.post("/search", response_model=SearchResponse, summary="Search with every filter (POST)")
+    def search_post(request: SearchRequest) -> SearchResponse:
+        return run(request.query, request.k, request.variant, request.filters)
+
+    @api.get("/statement/{record_id:path}", summary="One record, every field")
+    def statement(record_id: str = Path(description="Record id, e.g. `mathlib:Nat.succ_le_succ`.")) -> dict[str, Any]:
+        return service.record(service.position(record_id))
+
+    def neighbours(record_id: str, direction: str, limit: int) -> Neighbours:
+        position = service.position(record_id)
+        graph = service.graph
+        found = graph.dependencies(position) if direction == "dependencies" else graph.dependents(position)
+        records = service.index.records
+        return Neighbours(
+            id=record_id, direction=direction, count=len(found),  # type: ignore[arg-type]
+            results=[compact(records[p]) for p in found[:limit]],
+        )
+
+    limit_query = Query(DEPENDENCY_LIMIT, ge=1, le=MAX_RESULTS, description=f"At most this many (1 to {MAX_RESULTS}).")
+
+    @api.get("/dependencies/{record_id:path}", response_model=Neighbours, summary="What a record refers to")
+    def dependencies(record_id: str, limit: int = limit_query) -> Neighbours:
+        return neighbours(record_id, "dependencies", limit)
+
+    @api.get("/dependents/{record_id:path}", response_model=Neighbours, summary="What refers to a record")
+    def dependents(record_id: str, limit: int = limit_query) -> Neighbours:
+        return neighbours(record_id, "dependents", limit)
+
+    @api.get("/filters", summary="Filter keys of this index, with their values when few")
+    def filters() -> dict[str, dict[str, Any]]:
+        return service.filters.describe()
+
+    @api.get("/index", summary="What the index was built from, and the API's limits")
+    def index() -> dict[str, Any]:
+        manifest = service.index.manifest
+        return {
+            "version": service.index.version, "build_date": manifest.get("build_date"),
+            "sources": manifest.get("sources", {}), "counts": manifest.get("counts", {}),
+            "total": manifest.get("total"), "variants": list(VARIANTS),
+            "limits": {"max_results": MAX_RESULTS, "max_query_chars": MAX_QUERY_CHARS},
+        }
+
+    return api

@@ -1,0 +1,138 @@
+"""`GET /api/search?query=<goal>` in LeanStateSearch's shapes, for Lean's `#statesearch`.
+
+LeanSearchClient's `#statesearch` (and `#search` without a string, in tactic mode) sends the
+main goal as Lean prints it (`Meta.ppGoal`: hypotheses, then `⊢ goal`) with `curl -X GET
+--user-agent LeanSearchClient "URL?query=<goal>&results=<n>&rev=<v4.x.y>"`
+(`LEANSEARCHCLIENT_LEANSTATESEARCH_API_URL`). It reads a JSON array of hits (`name`,
+`formal_type`, and `doc`, `kind` when present), or on an error the object's `error` and
+`schema.description`.
+
+How a goal becomes a query: the goal's text comes first (the engine spells Lean notation out
+in words, and the dense model reads only the first few dozen tokens), followed by the types
+of the hypotheses that share a variable with the goal (`h : n ≤ m` for `⊢ n + 1 ≤ m + 1`;
+`inst : CommGroup G` for a goal about elements of `G`): the premises a closing lemma would
+take, and the structures the goal lives in. Hypotheses about other variables are left out.
+Only theorem-like declarations (theorem, lemma) of the Lean sources are returned: those are
+what `exact`, `apply` and `rw` use. One index serves every request, whatever `rev` asks for;
+each hit's `rev` is the upstream commit its source was indexed at.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import takewhile
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from search.api.formal import FormalHit, declaration_type
+from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
+from search.api.service import SearchService
+
+PATH = "/api/search"
+THEOREM_KINDS = ("theorem", "lemma")
+#: At most this many hypotheses are added to the goal's text.
+MAX_HYPOTHESES = 5
+QUERY_DESCRIPTION = (
+    "A goal state as Lean prints it: hypotheses `x : T`, one a line, then a line `⊢ goal` "
+    f"(at most {MAX_QUERY_CHARS} characters)."
+)
+#: Extra JSON fields of every error of this endpoint, as LeanStateSearch answers them.
+ERROR_FIELDS = {"schema": {"description": QUERY_DESCRIPTION}}
+_IDENT = re.compile(r"[^\W\d][\w.'!?₀-₉]*")
+
+
+@dataclass(frozen=True)
+class GoalState:
+    hypotheses: list[tuple[list[str], str]]  # (names, type) of each hypothesis line
+    goal: str
+
+
+def parse_goal(state: str) -> GoalState | None:
+    """Hypotheses and goal of a printed goal state; None without a `⊢`.
+
+    Indented lines continue the line above (Lean wraps long hypotheses); a `case tag` line
+    is skipped; a one-line state (`x : ℝ ⊢ sin x ≤ 1`) also reads.
+    """
+    before, turnstile, after = state.partition("⊢")
+    if not turnstile:
+        return None
+    first, *rest = after.split("\n")
+    wrapped = takewhile(lambda line: line[:1].isspace(), rest)
+    goal = " ".join([first.strip()] + [line.strip() for line in wrapped])
+    entries: list[str] = []
+    for line in before.split("\n"):
+        if not line.strip():
+            continue
+        if entries and line[:1].isspace():
+            entries[-1] += " " + line.strip()
+        else:
+            entries.append(line.strip())
+    hypotheses = []
+    for entry in entries:
+        names, colon, type_ = entry.partition(" : ")
+        if colon and not entry.startswith("case "):
+            hypotheses.append((names.split(), type_.strip()))
+    return GoalState(hypotheses, goal.strip())
+
+
+def goal_query(state: GoalState) -> str:
+    """The goal's text, then the types of the hypotheses that share a variable with it."""
+    in_goal = set(_IDENT.findall(state.goal))
+    context: list[str] = []
+    for names, type_ in state.hypotheses:
+        if (set(names) | set(_IDENT.findall(type_))) & in_goal and type_ not in context:
+            context.append(type_)
+    text = state.goal
+    for type_ in context[:MAX_HYPOTHESES]:
+        if len(text) + len(type_) + 2 > MAX_QUERY_CHARS:
+            break
+        text += f"; {type_}"
+    return text
+
+
+class StateSearchHit(FormalHit):
+    formal_type: str = Field(description="The statement as a type (`∀ binders, type`), read from the header.")
+    rev: str = Field(description="Upstream commit of the indexed source this hit comes from.")
+
+
+class StateSearchError(BaseModel):
+    error: str
+    schema_: dict[str, str] = Field(alias="schema", description="`description` says what a valid query is.")
+
+
+def router(service: SearchService) -> APIRouter:
+    api = APIRouter(tags=["LeanStateSearch"])
+
+    @api.get(
+        PATH,
+        response_model=list[StateSearchHit],
+        responses={400: {"model": StateSearchError}, 422: {"model": StateSearchError}},
+        summary="LeanStateSearch-compatible search by goal state",
+        description=(
+            "Theorems and lemmas that could close or rewrite the goal, best first. Works with "
+            "LeanSearchClient: `LEANSEARCHCLIENT_LEANSTATESEARCH_API_URL=http://HOST:PORT/api/search`."
+        ),
+    )
+    def statesearch(
+        query: str = Query(description=QUERY_DESCRIPTION, examples=["n m : ℕ\nh : n ≤ m\n⊢ n + 1 ≤ m + 1"]),
+        results: int = Query(6, ge=1, le=MAX_RESULTS, description=f"Number of hits (1 to {MAX_RESULTS})."),
+        rev: str = Query(
+            "", max_length=100,
+            description="Accepted for compatibility (LeanSearchClient sends its Lean version); one index serves all.",
+        ),
+    ) -> list[StateSearchHit]:
+        state = parse_goal(clean_query(query))
+        if state is None or not state.goal:
+            raise ApiError(400, "the query is not a goal state: it has no `⊢ goal` line")
+        hits = service.formal_search(goal_query(state), results, THEOREM_KINDS)
+        return [
+            StateSearchHit(
+                formal_type=declaration_type(s.statement), rev=service.revision(s.source),
+                **FormalHit.fields_of(s),
+            )
+            for s in (hit.statement for hit in hits)
+        ]
+
+    return api

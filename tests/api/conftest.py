@@ -1,0 +1,43 @@
+"""One small real index for every API test: Mathlib fixture, a trigonometry fixture whose
+`refs` tell statement uses from proof uses, and a Stacks-like LaTeX book."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from search.api.http import make_api
+from search.engine.engine import Engine
+from search.index.build import BuildOptions, build_index
+from search.index.store import Index
+
+
+@pytest.fixture(scope="package")
+def api_index(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Index:
+    out = tmp_path_factory.mktemp("api") / "index"
+    sources = [
+        f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}",
+        f"extra={fixtures_dir / 'api' / 'lean_trig.jsonl'}",
+        f"stackslike={fixtures_dir / 'latex' / 'stackslike'}",
+    ]
+    build_index(out, BuildOptions(sources=sources, backend="torch", progress=False))  # torch loads fastest
+    return Index.load(out)
+
+
+@pytest.fixture(scope="package")
+def engine(api_index: Index) -> Engine:
+    return Engine(api_index)
+
+
+@pytest.fixture(scope="package")
+def api(engine: Engine) -> FastAPI:
+    return make_api(engine)
+
+
+@pytest.fixture(scope="package")
+def client(api: FastAPI) -> TestClient:
+    """Without `with`: the MCP session manager's lifespan is not needed by these routes."""
+    return TestClient(api, raise_server_exceptions=False)

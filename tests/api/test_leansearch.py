@@ -1,0 +1,61 @@
+"""`POST /search` as LeanSearchClient's `#leansearch` uses it."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi.testclient import TestClient
+
+from search import config
+from tests.api.lean_client import leansearch_request, parse_leansearch
+
+
+def test_leansearchclient_request_and_parse(client: TestClient) -> None:
+    # `#leansearch` insists on a final "." or "?", and sends it on.
+    response = client.post("/search", **leansearch_request("The sine of a real number is at most one."))
+    assert response.status_code == 200
+    results = parse_leansearch(response.text)
+    assert 1 <= len(results) <= 6
+    top = results[0]
+    assert top.name == "Real.sin_le_one"
+    assert top.type == "∀ (x : ℝ), sin x ≤ 1"
+    assert top.doc == "The sine of a real number is at most one."
+    assert top.kind == "theorem"
+    # Only Lean declarations: `#check stackslike:...` would not be Lean.
+    assert all(not r.name.startswith("stackslike") for r in results)
+
+
+def test_names_types_and_doc_urls_of_mathlib_hits(client: TestClient) -> None:
+    results = parse_leansearch(client.post("/search", **leansearch_request("Nat.succ_le_succ", 3)).text)
+    assert results[0].name == "Nat.succ_le_succ"
+    assert results[0].type == "∀ {n m : ℕ} (h : n ≤ m), succ n ≤ succ m"
+    assert results[0].doc_url == f"{config.MATHLIB_DOCS_URL}/Mathlib/Order/Nat.html#Nat.succ_le_succ"
+    assert results[0].doc is None  # no docstring: null, as LeanSearch sends it
+
+
+def test_one_inner_list_per_query_with_leansearch_fields(client: TestClient) -> None:
+    body = {"query": ["Nat.succ_le_succ", "multiplication is commutative", "sine of pi"], "num_results": 2}
+    answer = client.post("/search", json=body).json()
+    assert len(answer) == 3
+    assert [hits[0]["result"]["name"] for hits in answer[:2]] == [["Nat", "succ_le_succ"], ["mul_comm"]]
+    for hits in answer:
+        assert 1 <= len(hits) <= 2
+        distances = [hit["distance"] for hit in hits]
+        assert distances == sorted(distances) and all(0 < d <= 1 for d in distances)
+        for hit in hits:
+            assert set(hit["result"]) >= {
+                "name", "module_name", "kind", "signature", "type", "value", "docstring", "doc_url",
+                "informal_name", "informal_description",
+            }
+    first = answer[0][0]["result"]
+    assert first["module_name"] == ["Mathlib", "Order", "Nat"]
+    assert first["signature"].startswith("theorem succ_le_succ")
+
+
+def test_lean_pretty_printed_body_is_accepted(client: TestClient) -> None:
+    """`Json.pretty` breaks long bodies over lines; JSON is JSON."""
+    long = "If a natural number n is less than m, then the successor of n is less than the successor of m."
+    body = '{"num_results": 4,\n "query":\n [' + json.dumps(long) + "]}"
+    response = client.post("/search", content=body.encode(), headers={"content-type": "application/json"})
+    assert response.status_code == 200
+    assert [r.name for r in parse_leansearch(response.text)][0] == "Nat.succ_le_succ"

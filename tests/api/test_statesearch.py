@@ -1,0 +1,54 @@
+"""`GET /api/search` as LeanSearchClient's `#statesearch` uses it, and how a goal is read."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from search.api.statesearch import goal_query, parse_goal
+from tests.api.lean_client import USER_AGENT, LeanClientError, parse_statesearch, statesearch_path
+
+STATE = "x : ℝ\n⊢ Real.sin x ≤ 1"
+
+
+def test_statesearchclient_request_and_parse(client: TestClient) -> None:
+    response = client.get(f"/api/search{statesearch_path(STATE, 3)}", headers={"user-agent": USER_AGENT})
+    assert response.status_code == 200
+    results = parse_statesearch(response.text)
+    assert results[0].name == "Real.sin_le_one"
+    assert results[0].type == "∀ (x : ℝ), sin x ≤ 1"
+    assert 1 <= len(results) <= 3
+    # Theorem-like declarations only: Real.sin itself (a def) cannot close a goal.
+    assert {r.kind for r in results} <= {"theorem", "lemma"}
+    hit = response.json()[0]
+    assert set(hit) >= {"name", "formal_type", "module", "rev"}
+
+
+def test_query_without_turnstile_is_400_with_schema(client: TestClient) -> None:
+    response = client.get(f"/api/search{statesearch_path('Real.sin x ≤ 1')}")
+    assert response.status_code == 400
+    with pytest.raises(LeanClientError, match="error: .*⊢.*\ndescription: A goal state"):
+        parse_statesearch(response.text)
+    response = client.get(f"/api/search{statesearch_path(STATE, 0)}")
+    assert response.status_code == 422
+    with pytest.raises(LeanClientError, match="results"):
+        parse_statesearch(response.text)
+
+
+def test_goal_state_parsing() -> None:
+    state = parse_goal(
+        "case h\nx y z : ℝ\nh : x ≤\n  y\nhz : z = 0\ninst✝ : Fact (0 < 1)\n⊢ Real.sin x ≤\n    Real.sin y\nother : ℕ"
+    )
+    assert state is not None
+    assert state.hypotheses == [
+        (["x", "y", "z"], "ℝ"), (["h"], "x ≤ y"), (["hz"], "z = 0"), (["inst✝"], "Fact (0 < 1)"),
+    ]
+    assert state.goal == "Real.sin x ≤ Real.sin y"
+    assert parse_goal("no goal here") is None
+    assert parse_goal("⊢ 1 ≤ 0") is not None
+
+
+def test_query_is_the_goal_then_hypotheses_sharing_its_variables() -> None:
+    state = parse_goal("x y z : ℝ\nh : x ≤ y\nhz : z = 0\n⊢ Real.sin x ≤ Real.sin y")
+    assert state is not None
+    assert goal_query(state) == "Real.sin x ≤ Real.sin y; ℝ; x ≤ y"
