@@ -52,7 +52,8 @@ ERROR_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def make_api(engine: Engine) -> FastAPI:
-    """The application over `engine`'s index (reverse dependency map built here, once)."""
+    """The application over `engine`'s index. Its `SearchService` (filter catalogue and reverse
+    dependency map, built here, once) is `api.state.service`, for the UI to share."""
     service = SearchService.from_engine(engine)
     server = mcp.make_server(service)
 
@@ -64,6 +65,7 @@ def make_api(engine: Engine) -> FastAPI:
     api = FastAPI(
         title="Theorem search", version=engine.index.version, description=DESCRIPTION, lifespan=lifespan
     )
+    api.state.service = service
     sessions = mcp.mount(api, server)
     for module in (leansearch, loogle, statesearch, native):
         api.include_router(module.router(service))

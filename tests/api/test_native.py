@@ -63,8 +63,9 @@ def test_dependencies_and_dependents(client: TestClient) -> None:
     assert set(users["results"][0]) == {"id", "name", "kind", "source", "statement", "doc", "url"}
 
 
-def test_reverse_map_agrees_with_the_index_counts(api_index: Index) -> None:
+def test_reverse_map_agrees_with_the_index_counts(api_index: Index, api: FastAPI) -> None:
     graph = DependencyGraph.from_index(api_index)
+    np.testing.assert_array_equal(api.state.service.graph.users, graph.users)
     counts = np.diff(graph.offsets)
     np.testing.assert_array_equal(counts, api_index.dependents)
     for position, record in enumerate(api_index.records):
