@@ -8,9 +8,13 @@ every signal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from search.text.latex_text import latex_to_text
 
 _IDENT = re.compile(r"^[^\s\"'(),:]+$")
+#: A query holds LaTeX when it has math delimiters or a control word (`\mathbb`, `\le`).
+_LATEX = re.compile(r"\$|\\[A-Za-z]")
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,20 @@ class ParsedQuery:
     text: str
     kind: str  # "name", "substring" or "text"
     substrings: tuple[str, ...] = ()
+    plain: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.plain:
+            object.__setattr__(self, "plain", plain_text(self.text))
+
+
+def plain_text(text: str) -> str:
+    """The query with its LaTeX rendered as Unicode text (`$\\mathbb{R}$` -> `ℝ`).
+
+    The indexes hold LaTeX statements as text in the same way, and raw control words would
+    otherwise be read as notation (a backslash is Lean's set difference) or as noise words.
+    """
+    return latex_to_text(text) if _LATEX.search(text) else text
 
 
 def parse_query(text: str) -> ParsedQuery:

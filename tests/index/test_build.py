@@ -93,3 +93,18 @@ def test_misspelt_and_partial_names_are_found(small_index: Path) -> None:
     partial = engine.search("Finset.card_p", k=3)[0]
     assert partial.statement.id == "mathlib:Finset.card_pos" and "prefix" in partial.signals
     assert engine.search("succ_le", k=1)[0].statement.id == "mathlib:Nat.succ_le_succ"
+
+
+def test_dependents_prior_lifts_the_statement_others_build_on(small_index: Path) -> None:
+    index = Index.load(small_index)
+    query = "commutative multiplication"
+    baseline = [r.statement.id for r in Engine(index).search(query, k=3)]
+    assert baseline[0] == "mathlib:mul_comm"
+    runner_up = index.position[baseline[1]]
+    index.dependents = index.dependents.copy()
+    index.dependents[runner_up] = 10_000
+    assert Engine(index).search(query, k=3)[0].statement.id == baseline[1]
+    # The published baselines take no prior.
+    assert [r.statement.id for r in Engine(index).search(query, k=3, variant="rrf")] == [
+        r.statement.id for r in Engine(Index.load(small_index)).search(query, k=3, variant="rrf")
+    ]

@@ -1,0 +1,34 @@
+"""Query routing and the plain-text form that the lexical signals read."""
+
+import pytest
+
+from search.engine.query import parse_query, plain_text
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("Nat.succ_le_succ", "name"),
+        ("mul_comm", "name"),
+        ("isOpen", "name"),
+        ('"succ_le"', "substring"),
+        ('"succ", "le"', "substring"),
+        ("fundamental theorem of calculus", "text"),
+        ("$a + b = b + a$", "text"),
+    ],
+)
+def test_routing(query: str, kind: str) -> None:
+    assert parse_query(query).kind == kind
+
+
+def test_latex_queries_become_unicode_text() -> None:
+    parsed = parse_query(r"$\mu(\emptyset) = 0$ for $\mu : \mathcal{P}(\alpha) \to \mathbb{R}$")
+    assert "\\" not in parsed.plain and "$" not in parsed.plain
+    assert "ℝ" in parsed.plain and "∅" in parsed.plain
+    # The dense signal reads the query as typed: the model has seen LaTeX.
+    assert parsed.text.startswith("$\\mu")
+
+
+def test_plain_text_leaves_prose_and_lean_alone() -> None:
+    for text in ("continuous functions on compact sets", "∀ ε > 0, ∃ δ > 0, s \\ t ⊆ u"):
+        assert plain_text(text) == text
