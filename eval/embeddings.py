@@ -36,6 +36,8 @@ SAMPLE = 10_000
 AREAS = 10
 #: The PCA figure's second panel (paper's Figure 3: far-apart and close subjects).
 FOCUS = ("AlgebraicGeometry", "stacks", "Probability", "MeasureTheory")
+#: Colours of areas beyond the ten of `tab10` (focus areas outside the main sample).
+EXTRA_COLOURS = ("black", "lime", "navy", "gold", "maroon", "teal")
 SEED = 0
 FIGURES_DIR = config.REPO_DIR / "figures"
 
@@ -84,24 +86,27 @@ def umap(vectors: np.ndarray, seed: int = SEED) -> np.ndarray:
                            n_jobs=1).fit_transform(vectors)
 
 
-def scatter(axes: Any, points: np.ndarray, labels: Sequence[str], title: str) -> None:
-    """One colour per area (in order of first appearance), with a legend."""
-    cmap = _colours(len(dict.fromkeys(labels)))
+def palette(names: Sequence[str]) -> dict[str, Any]:
+    """A colour per area, in order of first appearance: one area keeps its colour in every panel."""
+    from matplotlib import colormaps
+
+    colours = [colormaps["tab10"](i) for i in range(10)] + list(EXTRA_COLOURS)
+    return {name: colours[i % len(colours)] for i, name in enumerate(dict.fromkeys(names))}
+
+
+def scatter(axes: Any, points: np.ndarray, labels: Sequence[str], title: str,
+            colours: dict[str, Any] | None = None) -> None:
+    """One colour per area, with a legend."""
+    colours = colours or palette(labels)
     labels_array = np.asarray(labels)
-    for i, name in enumerate(dict.fromkeys(labels)):
+    for name in dict.fromkeys(labels):
         mask = labels_array == name
-        axes.scatter(points[mask, 0], points[mask, 1], s=2, alpha=0.5, color=cmap[i],
+        axes.scatter(points[mask, 0], points[mask, 1], s=2, alpha=0.5, color=colours[name],
                      label=f"{name} ({mask.sum()})", rasterized=True)
     axes.set_title(title, fontsize="medium")
     axes.set_xticks([])
     axes.set_yticks([])
     axes.legend(fontsize="x-small", markerscale=4, loc="best", frameon=True)
-
-
-def _colours(n: int) -> list[Any]:
-    from matplotlib import colormaps
-
-    return [colormaps["tab10" if n <= 10 else "tab20"](i) for i in range(n)]
 
 
 @dataclass
@@ -145,13 +150,14 @@ def sample_index(index: Index, sample: int = SAMPLE, areas: int = AREAS, focus: 
 
 def plot_pca(sample: EmbeddingSample, figures_dir: Path, seed: int = SEED) -> Path:
     """`embeddings_pca_<model>.png`: all sampled areas, and the focus areas alone."""
+    colours = palette(sample.labels + sample.focus_labels)
     figure = Figure(figsize=(13, 6), layout="constrained")
     left, right = figure.subplots(1, 2)
     scatter(left, pca(sample.vectors, seed), sample.labels,
-            f"{len(sample.labels):,} statements, {sample.areas} most common areas")
+            f"{len(sample.labels):,} statements, {sample.areas} most common areas", colours)
     if sample.focus_labels:
         scatter(right, pca(sample.focus_vectors, seed), sample.focus_labels,
-                f"{len(sample.focus_labels):,} statements of {len(set(sample.focus_labels))} chosen areas")
+                f"{len(sample.focus_labels):,} statements of {len(set(sample.focus_labels))} chosen areas", colours)
     figure.suptitle(f"PCA of statement embeddings: {sample.model}")
     return _save(figure, figures_dir / f"embeddings_pca_{sample.slug}.png")
 
@@ -160,7 +166,8 @@ def plot_umap(sample: EmbeddingSample, figures_dir: Path, seed: int = SEED) -> P
     """`embeddings_umap_<model>.png`: all sampled areas."""
     figure = Figure(figsize=(8, 7), layout="constrained")
     scatter(figure.add_subplot(), umap(sample.vectors, seed), sample.labels,
-            f"{len(sample.labels):,} statements, {sample.areas} most common areas")
+            f"{len(sample.labels):,} statements, {sample.areas} most common areas",
+            palette(sample.labels + sample.focus_labels))
     figure.suptitle(f"UMAP of statement embeddings: {sample.model}")
     return _save(figure, figures_dir / f"embeddings_umap_{sample.slug}.png")
 
