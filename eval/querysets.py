@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from eval.jsonlines import json_objects
+
 #: MathlibQR query fields and the short style names used in reports.
 MATHLIBQR_STYLES = {
     "q1a_lean": "lean",
@@ -104,16 +106,8 @@ def _mathlibqr(path: Path, text: str) -> list[LabelledQuery]:
 
 def _jsonl(path: Path, text: str) -> list[LabelledQuery]:
     queries = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, row in json_objects(text, path, QuerySetError):
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise QuerySetError(f"{where}: invalid JSON ({error.msg})") from error
-        if not isinstance(row, dict):
-            raise QuerySetError(f"{where}: expected a JSON object")
         query, relevant = row.get("query"), row.get("relevant")
         if not isinstance(query, str) or not query.strip():
             raise QuerySetError(f"{where}: 'query' must be a non-empty string")

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from eval.engines.base import Answer, SearchEngine, ask
+from eval.jsonlines import json_objects
 
 Key = tuple[str, str, int]
 
@@ -43,12 +44,10 @@ class AnswerCache:
             answers: dict[Key, Answer] = {}
             path = self.path(engine)
             if path.is_file():
-                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                    if not line.strip():
-                        continue
+                for number, row in json_objects(path.read_text(encoding="utf-8"), path, CacheError):
                     try:
-                        answer = Answer.from_dict(json.loads(line))
-                    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+                        answer = Answer.from_dict(row)
+                    except (KeyError, TypeError, ValueError) as error:
                         raise CacheError(f"{path}:{number}: not a cached answer ({error})") from error
                     answers[(answer.engine, answer.query, answer.k)] = answer
             self._answers[engine] = answers

@@ -2,7 +2,8 @@
 
 Lean records show their declaration as code and their docstring; LaTeX records (Stacks,
 textbooks) are informal statements, so their LaTeX goes to the informal text and they have no
-code. We write no LLM informalization, so a Lean record's informal text is empty (`N/A`).
+code, and they are named by id (`stacks:0BR2`), since a label alone says little. We write no LLM
+informalization, so a Lean record's informal text is empty (`N/A`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 from eval.engines.base import Answer, SearchEngine
 from eval.engines.cache import AnswerCache, fetch
+from eval.jsonlines import json_objects
 from eval.judge.prompt import LETTERS, messages
 
 RUNS = 3
@@ -68,20 +69,17 @@ def load_query_list(path: Path | str) -> list[str]:
     """Unlabelled queries: one a line (`.txt`), or JSON lines with a `query` field."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ExportError(f"{path}: cannot be read ({error})") from error
-    queries = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        if path.suffix == ".jsonl":
-            try:
-                query = json.loads(line)["query"]
-            except (json.JSONDecodeError, KeyError, TypeError) as error:
-                raise ExportError(f"{path}:{number}: expected a JSON object with a 'query' ({error})") from error
-            line = str(query)
-        queries.append(line.strip())
+    if path.suffix == ".jsonl":
+        queries = []
+        for number, row in json_objects(text, path, ExportError):
+            if not isinstance(row.get("query"), str) or not row["query"].strip():
+                raise ExportError(f"{path}:{number}: 'query' must be a non-empty string")
+            queries.append(row["query"].strip())
+    else:
+        queries = [line.strip() for line in text.splitlines() if line.strip()]
     if not queries:
         raise ExportError(f"{path}: no queries")
     return queries
@@ -185,4 +183,4 @@ def _write_lines(path: Path, rows: Any) -> None:
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [row for _, row in json_objects(path.read_text(encoding="utf-8"), path, ExportError)]

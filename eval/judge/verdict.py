@@ -5,6 +5,9 @@ Grammar of the last non-empty line of a verdict: labels `Engine X` (X one of the
 once and nothing else on the line (no bold, no full stop, no "Ranking:"). Places follow
 standard competition ranking, as in the LeanExplore paper's analysis: after `A = B, C` both A
 and B are 1st and C is 3rd, so every engine's place rates add up to 100%.
+
+A verdict file holds one `{"id": trial id, "response": the judge's full text}` a line, from
+`judge run` or from any other means of judging (`judge import`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection, Iterable, Sequence
 
+from eval.jsonlines import json_objects
 from eval.judge.prompt import LETTERS
 
 _LABEL = re.compile(r"Engine ([A-Z])")
@@ -115,18 +119,12 @@ def read_verdicts(path: Path, trial_ids: Collection[str], repeats: bool = False)
     run appends), in which case the last line wins."""
     verdicts: dict[str, Verdict] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise VerdictFileError(f"{path}: cannot be read ({error})") from error
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, row in json_objects(text, path, VerdictFileError):
         where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise VerdictFileError(f"{where}: invalid JSON ({error.msg})") from error
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+        if not isinstance(row.get("id"), str):
             raise VerdictFileError(f"{where}: expected an object with a string 'id'")
         if row["id"] not in trial_ids:
             raise VerdictFileError(f"{where}: {row['id']!r} is not a trial of this export")

@@ -183,3 +183,13 @@ def test_refusals_are_shown_and_failures_are_not() -> None:
     assert "RESULT 5" in shown and "RESULT 6" not in shown
     with pytest.raises(ValueError, match="not judged"):
         format_answer(Answer("x", "q", 5, "failed", error="timeout"))
+
+
+def test_python_m_eval_runs_every_offline_part(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+    import eval.__main__ as cli
+
+    monkeypatch.setattr(cli, "OFFLINE", (("embeddings", "--index", str(tmp_path / "none")),
+                                         ("judge", "tables", "--prompts", str(tmp_path / "x.prompts.jsonl"))))
+    assert main([]) == 0
+    printed = capsys.readouterr().out
+    assert "embeddings: skipped" in printed and "judge tables: skipped, no export" in printed
