@@ -32,6 +32,15 @@ def engine(api_index: Index) -> Engine:
     return Engine(api_index)
 
 
+def expected_names(engine: Engine, query: str, k: int, kinds: tuple[str, ...] = ()) -> list[str]:
+    """What the engine itself ranks for the Lean tools' endpoints: Lean sources, maybe kinds.
+    The tests compare with it rather than fix a ranking that is still being tuned."""
+    filters: dict[str, list[str]] = {"source": ["extra", "mathlib"]}
+    if kinds:
+        filters["kind"] = list(kinds)
+    return [r.statement.name for r in engine.search(query, k=k, filters=filters)]
+
+
 @pytest.fixture(scope="package")
 def api(engine: Engine) -> FastAPI:
     return make_api(engine)

@@ -7,22 +7,23 @@ import json
 from fastapi.testclient import TestClient
 
 from search import config
+from search.engine.engine import Engine
+from tests.api.conftest import expected_names
 from tests.api.lean_client import leansearch_request, parse_leansearch
 
 
-def test_leansearchclient_request_and_parse(client: TestClient) -> None:
+def test_leansearchclient_request_and_parse(client: TestClient, engine: Engine) -> None:
     # `#leansearch` insists on a final "." or "?", and sends it on.
-    response = client.post("/search", **leansearch_request("The sine of a real number is at most one."))
+    query = "The sine of a real number is at most one."
+    response = client.post("/search", **leansearch_request(query))
     assert response.status_code == 200
     results = parse_leansearch(response.text)
-    assert 1 <= len(results) <= 6
-    top = results[0]
-    assert top.name == "Real.sin_le_one"
-    assert top.type == "∀ (x : ℝ), sin x ≤ 1"
-    assert top.doc == "The sine of a real number is at most one."
-    assert top.kind == "theorem"
-    # Only Lean declarations: `#check stackslike:...` would not be Lean.
-    assert all(not r.name.startswith("stackslike") for r in results)
+    # The engine's ranking over the Lean sources only: `#check stackslike:...` is no Lean.
+    assert [r.name for r in results] == expected_names(engine, query, 6)
+    hit = next(r for r in results if r.name == "Real.sin_le_one")
+    assert hit.type == "∀ (x : ℝ), sin x ≤ 1"
+    assert hit.doc == "The sine of a real number is at most one."
+    assert hit.kind == "theorem"
 
 
 def test_names_types_and_doc_urls_of_mathlib_hits(client: TestClient) -> None:
@@ -52,10 +53,10 @@ def test_one_inner_list_per_query_with_leansearch_fields(client: TestClient) -> 
     assert first["signature"].startswith("theorem succ_le_succ")
 
 
-def test_lean_pretty_printed_body_is_accepted(client: TestClient) -> None:
+def test_lean_pretty_printed_body_is_accepted(client: TestClient, engine: Engine) -> None:
     """`Json.pretty` breaks long bodies over lines; JSON is JSON."""
     long = "If a natural number n is less than m, then the successor of n is less than the successor of m."
     body = '{"num_results": 4,\n "query":\n [' + json.dumps(long) + "]}"
     response = client.post("/search", content=body.encode(), headers={"content-type": "application/json"})
     assert response.status_code == 200
-    assert [r.name for r in parse_leansearch(response.text)][0] == "Nat.succ_le_succ"
+    assert [r.name for r in parse_leansearch(response.text)] == expected_names(engine, long, 4)

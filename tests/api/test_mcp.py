@@ -59,12 +59,15 @@ def test_lists_the_three_tools(base_url: str) -> None:
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 100
 
 
-def test_search_tool_returns_compact_results(base_url: str) -> None:
-    result = call(base_url, "search", {"query": "sine at most one", "limit": 2, "source": ["extra"], "kind": ["theorem"]})
+def test_search_tool_returns_compact_results(base_url: str, engine: Engine) -> None:
+    arguments = {"query": "sine at most one", "limit": 2, "source": ["extra"], "kind": ["theorem"]}
+    result = call(base_url, "search", arguments)
     assert not result.is_error
     hits = result.structured_content["result"]
-    assert hits[0]["id"] == "extra:Real.sin_le_one" and len(hits) == 2
+    expected = engine.search("sine at most one", k=2, filters={"source": ["extra"], "kind": ["theorem"]})
+    assert [h["id"] for h in hits] == [r.statement.id for r in expected]
     assert set(hits[0]) == {"id", "name", "kind", "source", "statement", "doc", "url", "score"}
+    assert {h["kind"] for h in hits} == {"theorem"}
 
 
 def test_get_by_id_and_get_dependencies(base_url: str) -> None:

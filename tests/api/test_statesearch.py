@@ -5,21 +5,23 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from search.api.statesearch import goal_query, parse_goal
+from search.api.statesearch import THEOREM_KINDS, goal_query, parse_goal
+from search.engine.engine import Engine
+from tests.api.conftest import expected_names
 from tests.api.lean_client import USER_AGENT, LeanClientError, parse_statesearch, statesearch_path
 
 STATE = "x : ℝ\n⊢ Real.sin x ≤ 1"
 
 
-def test_statesearchclient_request_and_parse(client: TestClient) -> None:
+def test_statesearchclient_request_and_parse(client: TestClient, engine: Engine) -> None:
     response = client.get(f"/api/search{statesearch_path(STATE, 3)}", headers={"user-agent": USER_AGENT})
     assert response.status_code == 200
     results = parse_statesearch(response.text)
-    assert results[0].name == "Real.sin_le_one"
-    assert results[0].type == "∀ (x : ℝ), sin x ≤ 1"
-    assert 1 <= len(results) <= 3
     # Theorem-like declarations only: Real.sin itself (a def) cannot close a goal.
+    assert [r.name for r in results] == expected_names(engine, "Real.sin x ≤ 1; ℝ", 3, THEOREM_KINDS)
     assert {r.kind for r in results} <= {"theorem", "lemma"}
+    hit = next(r for r in results if r.name == "Real.sin_le_one")
+    assert hit.type == "∀ (x : ℝ), sin x ≤ 1"
     hit = response.json()[0]
     assert set(hit) >= {"name", "formal_type", "module", "rev"}
 
