@@ -21,6 +21,8 @@ from eval.judge.verdict import Verdict, VerdictError, parse_verdict
 ATTEMPTS = 3
 #: Judges think aloud before ranking: allow a long read.
 TIMEOUT = 120.0
+#: A run stops after this many trials in a row without any answer from the endpoint.
+GIVE_UP_AFTER = 5
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,9 @@ class ChatJudge:
 
 def judge_trials(trials: Iterable[Trial], complete: Callable[[list[dict[str, str]]], str],
                  judge_name: str, attempts: int = ATTEMPTS) -> Iterable[Verdict]:
-    """A verdict per trial, as each arrives (so that a caller can save progress)."""
+    """A verdict per trial, as each arrives (so that a caller can save progress). Raises
+    `EngineFailure` when the endpoint has failed GIVE_UP_AFTER trials in a row."""
+    failures = 0
     for trial in trials:
         letters = sorted(trial.letters)
         response, error = "", ""
@@ -74,3 +78,6 @@ def judge_trials(trials: Iterable[Trial], complete: Callable[[list[dict[str, str
                 error = f"unreadable after {attempt} attempt(s): {unreadable}"
                 log.info("%s: attempt %d unreadable (%s)", trial.id, attempt, unreadable)
         yield Verdict(trial.id, response, error, judge_name, attempt)
+        failures = failures + 1 if not response else 0
+        if failures >= GIVE_UP_AFTER:
+            raise EngineFailure(f"the judge endpoint failed {failures} trials in a row; last: {error}")

@@ -112,6 +112,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from eval.engines.base import EngineFailure
     from eval.judge.backend import ChatJudge, judge_trials
 
     if not args.base_url or not args.model:
@@ -129,11 +130,16 @@ def _run(args: argparse.Namespace) -> int:
     print(f"{len(todo)} of {len(export.trials)} trials to judge with {args.model} at {args.base_url}")
     judge = ChatJudge(args.base_url, args.model, os.environ.get(config.JUDGE_API_KEY_ENV, ""), args.temperature)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as progress:  # each verdict saved as it comes: a run can resume
-        for verdict in judge_trials(todo, judge.complete, args.model, args.attempts):
-            done[verdict.id] = verdict
-            progress.write(json.dumps(verdict.to_dict(), ensure_ascii=False) + "\n")
-            progress.flush()
+    try:
+        with path.open("a", encoding="utf-8") as progress:  # each verdict saved as it comes: a run can resume
+            for verdict in judge_trials(todo, judge.complete, args.model, args.attempts):
+                done[verdict.id] = verdict
+                progress.write(json.dumps(verdict.to_dict(), ensure_ascii=False) + "\n")
+                progress.flush()
+    except EngineFailure as error:
+        print(f"python -m eval judge run: {error}; verdicts so far are in {path}, run again to resume",
+              file=sys.stderr)
+        return 1
     write_verdicts(path, (done[t.id] for t in export.trials if t.id in done))
     return _write_tables(export, done, path.parent, args)
 
@@ -175,8 +181,8 @@ def _write_tables(export: Export, verdicts: Mapping[str, Verdict], out_dir: Path
     tables = tabulate(export, verdicts)
     commands = {
         "Prompts made by": str(export.meta.get("command", "?")),
-        "Tables made by": shlex.join(["python", "-m", "eval", "judge", "tables", "--prompts", str(args.prompts),
-                                      "--verdicts", str(out_dir / f"{export.name}.verdicts.jsonl")]),
+        "Tables made by": shlex.join(["python", "-m", "eval", "judge", "tables", "--prompts", _shown(args.prompts),
+                                      "--verdicts", _shown(out_dir / f"{export.name}.verdicts.jsonl")]),
     }
     paths = write_tables(tables, export, out_dir, commands)
     print(to_markdown(tables, export, commands))
@@ -187,3 +193,9 @@ def _write_tables(export: Export, verdicts: Mapping[str, Verdict], out_dir: Path
 def _verdicts_path(args: argparse.Namespace, export: Export) -> Path:
     out = Path(args.out) if args.out else Path(args.prompts).parent
     return out / f"{export.name}.verdicts.jsonl"
+
+
+def _shown(path: str | Path) -> str:
+    """A path as a command in a report shows it: relative to the repository when inside it."""
+    resolved = Path(path).resolve()
+    return str(resolved.relative_to(config.REPO_DIR)) if resolved.is_relative_to(config.REPO_DIR) else str(path)

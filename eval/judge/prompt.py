@@ -14,8 +14,6 @@ from typing import Mapping
 from eval.engines.base import Answer, Hit
 
 LETTERS = ("A", "B", "C")
-#: Results shown per engine (the paper's top 5).
-SHOWN = 5
 MISSING = "N/A"
 
 SYSTEM = """\
@@ -55,14 +53,15 @@ def messages(query: str, blocks: Mapping[str, Answer]) -> list[dict[str, str]]:
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user_message(query, blocks)}]
 
 
-def format_answer(answer: Answer, shown: int = SHOWN) -> str:
+def format_answer(answer: Answer) -> str:
+    """Every hit of the answer (an export asks each engine for its top k, the paper's 5)."""
     if answer.status == "rejected":
         return f"The engine returned no results; it answered with an error: {answer.error}"
     if answer.status == "failed":
         raise ValueError(f"{answer.engine} gave no answer for {answer.query!r}; such queries are not judged")
     if not answer.hits:
         return "The engine returned no results."
-    return "\n\n".join(format_hit(i, hit) for i, hit in enumerate(answer.hits[:shown], 1))
+    return "\n\n".join(format_hit(i, hit) for i, hit in enumerate(answer.hits, 1))
 
 
 def format_hit(number: int, hit: Hit) -> str:

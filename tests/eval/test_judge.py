@@ -159,7 +159,22 @@ def test_judged_comparison_end_to_end(exported: Path, monkeypatch: pytest.Monkey
     assert json.loads((out / "queries.tables.json").read_text())["places"] == data["places"]
 
 
-def test_judge_run_resumes_and_import_refuses_foreign_ids(exported: Path, capsys) -> None:
+def test_judge_run_gives_up_on_a_dead_endpoint_and_resumes(exported: Path, capsys) -> None:
+    with serve(lambda r: (400, {"error": {"message": "unknown model"}})) as server:
+        assert main(["judge", "run", "--prompts", str(exported), "--base-url", server.url, "--model", "m"]) == 1
+    assert "failed 5 trials in a row" in capsys.readouterr().err and len(server.requests) == 5
+    saved = exported.with_name("queries.verdicts.jsonl")
+    assert [json.loads(line)["error"].startswith("judge: HTTP 400") for line in saved.read_text().splitlines()] == [True] * 5
+    answer = {"choices": [{"message": {"content": "Same.\nEngine A = Engine B = Engine C"}}]}
+    with serve(lambda r: (200, answer)) as server:
+        assert main(["judge", "run", "--prompts", str(exported), "--base-url", server.url, "--model", "m"]) == 0
+    assert len(server.requests) == 6  # the five failed trials and the one never judged
+    assert len(saved.read_text().splitlines()) == 6
+    data = json.loads(exported.with_name("queries.tables.json").read_text())
+    assert data["judged"] == 6 and data["places"][0]["1st"]["per_run"] == [100, 100, 100]
+
+
+def test_import_refuses_foreign_ids(exported: Path, capsys) -> None:
     bad = exported.parent / "bad.jsonl"
     bad.write_text('{"id": "q999-r1", "response": "Engine A, Engine B, Engine C"}\n')
     assert main(["judge", "import", str(bad), "--prompts", str(exported)]) == 1
@@ -179,8 +194,10 @@ def test_refusals_are_shown_and_failures_are_not() -> None:
     refused = Answer("loogle", "group", 5, "rejected", error="Loogle: unknown identifier 'group'")
     assert "answered with an error: Loogle: unknown identifier" in format_answer(refused)
     assert format_answer(Answer("x", "q", 5, "ok")) == "The engine returned no results."
-    shown = format_answer(Answer("x", "q", 5, "ok", hits=[Hit(name=f"h{i}") for i in range(8)]))
-    assert "RESULT 5" in shown and "RESULT 6" not in shown
+    shown = format_answer(Answer("x", "q", 2, "ok", hits=[Hit(name="h1", kind="theorem", code="h1 : True"),
+                                                        Hit(name="h2", informal="Two.")]))
+    assert shown == ("RESULT 1\nName: h1 (theorem)\nCode:\nh1 : True\nDocstring:\nN/A\nInformal description:\nN/A"
+                     "\n\nRESULT 2\nName: h2\nCode:\nN/A\nDocstring:\nN/A\nInformal description:\nTwo.")
     with pytest.raises(ValueError, match="not judged"):
         format_answer(Answer("x", "q", 5, "failed", error="timeout"))
 
