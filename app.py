@@ -1,77 +1,96 @@
-"""The Gradio app over a prebuilt index: `python app.py [--index DIR]`.
+"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME] [--port N]`.
 
-A first version: query box, filters (source, kind, number of results) and result cards that
-link upstream. The index directory comes from `--index`, else `INDEX_DIR`, else `./index`.
-Corpus text is untrusted, so every field is HTML-escaped before it reaches the page.
+One server: the HTTP APIs at their paths and the Gradio search page at `/`. The index comes
+from `--index`, else `INDEX_DIR`, else `./index`; an `hf://` address is fetched from the
+Hugging Face Hub once (`huggingface_hub.snapshot_download`, kept in its cache), for a Space.
+Votes go to `--feedback-db`, else `FEEDBACK_DB`, else `./feedback.sqlite`.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
+import logging
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from search import config
-from search.engine.engine import Engine, Result
 from search.index.manifest import IndexLoadError
-from search.index.store import Index
+
+HF_PREFIX = "hf://"
+_REPO_TYPES = {"datasets": "dataset", "models": "model", "spaces": "space"}
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+log = logging.getLogger("app")
 
 
-def render(results: list[Result]) -> str:
-    """Result cards as HTML; every corpus string is escaped."""
-    if not results:
-        return "<p>No results.</p>"
-    cards = []
-    for r in results:
-        s = r.statement
-        link = f'<a href="{html.escape(s.url, quote=True)}" target="_blank" rel="noopener">source</a>' if s.url else ""
-        doc = f"<p>{html.escape(s.doc[:600])}</p>" if s.doc else ""
-        cards.append(
-            f"<div class='card'><b>{r.rank}. {html.escape(s.name)}</b> "
-            f"<i>{html.escape(s.kind)} · {html.escape(s.source)}</i> · score {r.score:.4f} {link}"
-            f"<pre>{html.escape(s.statement[:1500])}</pre>{doc}</div>"
-        )
-    return "\n".join(cards)
+def locate_index(spec: str) -> Path:
+    """The local directory of an index: `spec` itself, or a Hub snapshot for `hf://[TYPE/]OWNER/NAME[@REV]`
+    (TYPE is datasets, models or spaces; a model repository when left out, as in `hf://` paths)."""
+    if not spec.startswith(HF_PREFIX):
+        return Path(spec)
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
+
+    address, _, revision = spec[len(HF_PREFIX):].partition("@")
+    parts = address.strip("/").split("/")
+    repo_type = "model"
+    if len(parts) == 3 and parts[0] in _REPO_TYPES:
+        repo_type = _REPO_TYPES[parts.pop(0)]
+    if len(parts) != 2 or not all(parts):
+        raise IndexLoadError(f"{spec}: expected hf://[datasets/|models/|spaces/]OWNER/NAME[@REVISION]")
+    repo_id = "/".join(parts)
+    try:
+        return Path(snapshot_download(repo_id, repo_type=repo_type, revision=revision or None))
+    except (HfHubHTTPError, LocalEntryNotFoundError, OSError, ValueError) as error:
+        raise IndexLoadError(f"{spec}: the index could not be fetched from the Hugging Face Hub ({error})") from error
 
 
-def make_app(engine: Engine):  # type: ignore[no-untyped-def]
+def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
+    """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
     import gradio as gr
 
-    sources = sorted(engine.index.manifest["counts"])
-    kinds = sorted({k for counts in engine.index.manifest["counts"].values() for k in counts})
+    from search.api.http import make_api
+    from search.api.service import SearchService
+    from search.engine.engine import Engine
+    from search.feedback.store import FeedbackStore
+    from search.index.store import Index
+    from search.ui.blocks import CSS, make_blocks
+    from search.ui.page import SearchPage
 
-    def run(query: str, source: list[str], kind: list[str], k: int) -> str:
-        if not query.strip():
-            return "<p>Type a query: words, LaTeX, Lean notation or a Lean name.</p>"
-        filters = {"source": source, "kind": kind}
-        return render(engine.search(query[:1000], k=int(k), filters=filters))
-
-    with gr.Blocks(title="Theorem search") as app:
-        gr.Markdown(f"# Theorem search\nIndex {html.escape(engine.index.version)}")
-        with gr.Row():
-            with gr.Column(scale=1):
-                source = gr.Dropdown(sources, multiselect=True, label="Source")
-                kind = gr.Dropdown(kinds, multiselect=True, label="Kind")
-                k = gr.Slider(1, 50, value=10, step=1, label="Results")
-            with gr.Column(scale=4):
-                query = gr.Textbox(label="Query", placeholder="fundamental theorem of calculus")
-                out = gr.HTML()
-        query.submit(run, [query, source, kind, k], out)
-    return app
+    directory = locate_index(index_spec)
+    started = time.perf_counter()
+    engine = Engine(Index.load(directory))
+    log.info("index %s loaded in %.1f s", directory, time.perf_counter() - started)
+    started = time.perf_counter()
+    engine.index.embedder  # load the query encoder now, not during the first visitor's search
+    log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
+    page = SearchPage(SearchService.from_engine(engine), FeedbackStore(feedback_db))
+    return gr.mount_gradio_app(make_api(engine), make_blocks(page), path="/", css=CSS)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
-    parser.add_argument("--port", type=int, default=7860)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+                        help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or ./index)")
+    parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
+                        help="SQLite file for thumbs up/down (default: FEEDBACK_DB or ./feedback.sqlite)")
+    parser.add_argument("--host", default=config.APP_HOST, help="address to listen on (GRADIO_SERVER_NAME)")
+    parser.add_argument("--port", type=int, default=config.APP_PORT, help="port (GRADIO_SERVER_PORT, default 7860)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
-        engine = Engine(Index.load(Path(args.index)))
+        app = make_app(args.index, args.feedback_db)
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    make_app(engine).launch(server_name="127.0.0.1", server_port=args.port)
+    import uvicorn
+
+    log.info("serving on http://%s:%d", args.host, args.port)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

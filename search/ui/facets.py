@@ -1,0 +1,65 @@
+"""The sidebar's filter choices, computed once from the index at startup.
+
+Choices are kept per source, so that picking sources narrows the other lists to values those
+sources have (Mathlib's top-level folders, the Stacks chapters, ...). A filter key is a record
+field (kind, package) or a metadata key named in `config.APP_META_FILTERS` that some record has.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from search import config
+from search.record import Statement
+
+#: Record fields offered as filters, after `source`.
+FIELDS = ("kind", "package")
+LABELS = {
+    "source": "Source", "kind": "Kind", "package": "Package, top-level folder or chapter",
+    "chapter": "Chapter", "section": "Section", "year": "Year",
+}
+
+
+@dataclass(frozen=True)
+class Facets:
+    """source -> filter key -> the values its records hold (as the engine compares them)."""
+
+    values: dict[str, dict[str, frozenset[str]]]
+    keys: tuple[str, ...]
+
+    @classmethod
+    def from_records(cls, records: Iterable[Statement], meta_keys: Sequence[str] = config.APP_META_FILTERS) -> "Facets":
+        found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for s in records:
+            table = found[s.source]
+            for key in FIELDS:
+                table[key].add(getattr(s, key))
+            for key in meta_keys:
+                value = s.meta.get(key)
+                if value is not None and not isinstance(value, (list, dict)):
+                    table[key].add(str(value))
+        values = {
+            source: {key: frozenset(v for v in vals if v) for key, vals in table.items()}
+            for source, table in found.items()
+        }
+        present = {key for table in values.values() for key, vals in table.items() if vals}
+        keys = tuple(key for key in (*FIELDS, *meta_keys) if key in present)
+        return cls(values, keys)
+
+    @property
+    def sources(self) -> list[str]:
+        return sorted(self.values)
+
+    def choices(self, key: str, sources: Sequence[str] = ()) -> list[str]:
+        """The values of `key` among the chosen sources (all sources when none is chosen)."""
+        if key == "source":
+            return self.sources
+        chosen = [s for s in sources if s in self.values] or self.sources
+        return sorted(set().union(*(self.values[s].get(key, frozenset()) for s in chosen)))
+
+    def split(self, key: str, wanted: Sequence[str], sources: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+        """`wanted` split into the values that exist (for these sources) and those that do not."""
+        known = set(self.choices(key, sources))
+        return [v for v in wanted if v in known], [v for v in wanted if v not in known]

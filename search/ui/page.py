@@ -1,0 +1,135 @@
+"""What the search page does, apart from how Gradio lays it out: run a request (a query under
+filters, or one record by id), check what a URL asked for, and record votes.
+
+A page is a plain dict (Gradio keeps it in a `gr.State`): the request it answers and one entry
+per card with the card's Markdown and this session's vote on it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from search import config
+from search.api.limits import ApiError
+from search.api.service import SearchService
+from search.engine.engine import VARIANTS
+from search.feedback.store import FeedbackError, FeedbackStore, Vote
+from search.ui.cards import attribute, card_markdown, literal
+from search.ui.explore import Explorer
+from search.ui.facets import Facets
+from search.ui.share import SearchRequest, to_query_string
+
+HINT = (
+    "Type a query: words (*fundamental theorem of calculus*), LaTeX (`$a^2+b^2=c^2$`), "
+    "Lean notation or a Lean name (`Nat.succ_le_succ`), or `\"substring\"` of names."
+)
+
+
+class SearchPage:
+    """The search page's actions over one index and one vote store."""
+
+    def __init__(self, service: SearchService, store: FeedbackStore) -> None:
+        self.service = service
+        self.store = store
+        self.index = service.index
+        self.facets = Facets.from_records(self.index.records)
+        self.explorer = Explorer(self.index, service.graph)
+
+    @property
+    def filter_keys(self) -> tuple[str, ...]:
+        return ("source", *self.facets.keys)
+
+    def check(self, request: SearchRequest) -> tuple[SearchRequest, list[str]]:
+        """The request with what the index cannot answer dropped, and a note for each drop."""
+        notes = []
+        if not 1 <= request.k <= config.APP_MAX_RESULTS:
+            k = min(max(request.k, 1), config.APP_MAX_RESULTS)
+            notes.append(f"{request.k} results asked; showing {k} (from 1 to {config.APP_MAX_RESULTS})")
+            request.k = k
+        if request.variant not in VARIANTS:
+            notes.append(f"unknown ranking {request.variant!r}; using default ({', '.join(VARIANTS)} exist)")
+            request.variant = "default"
+        sources = request.filters.get("source", [])
+        for key in self.filter_keys:
+            kept, unknown = self.facets.split(key, request.filters.get(key, []), sources)
+            if unknown:
+                notes.append(f"no {key} {', '.join(repr(v) for v in unknown)} in this index; filter ignored")
+            if kept:
+                request.filters[key] = kept
+            else:
+                request.filters.pop(key, None)
+        for key in set(request.filters) - set(self.filter_keys):
+            notes.append(f"unknown filter {key!r} ignored")
+            del request.filters[key]
+        return request, notes
+
+    def run(self, request: SearchRequest, session: str | None) -> tuple[dict[str, Any] | None, str]:
+        """The page for a checked request, and a status line (Markdown)."""
+        if request.record:
+            return self._record(request)
+        if not request.query.strip():
+            return None, HINT
+        started = time.perf_counter()
+        try:
+            results = self.service.search(request.query, request.k, request.filters, request.variant)
+        except ApiError as error:
+            return None, f"⚠️ {literal(error.message)}"
+        query = request.query.strip()
+        votes = self.store.session_votes(session, query) if session else {}
+        cards = []
+        for result in results:
+            card = self.explorer.result_card(result)
+            cards.append({
+                "id": card.statement.id, "name": card.statement.name, "rank": result.rank,
+                "markdown": card_markdown(card), "vote": votes.get(card.statement.id, 0),
+            })
+        seconds = time.perf_counter() - started
+        found = f"{len(cards)} result{'s' * (len(cards) != 1)}" if cards else "No results"
+        status = f"{found} for “{literal(query)}” ({request.variant} ranking, {seconds:.2f} s)"
+        return self._page(request, query, cards), status
+
+    def _record(self, request: SearchRequest) -> tuple[dict[str, Any] | None, str]:
+        card = self.explorer.record_card(request.record)
+        if card is None:
+            try:
+                self.service.position(request.record)
+            except ApiError as error:
+                near = error.extra.get("suggestions") or []
+                tail = f" Did you mean {', '.join(literal(s) for s in near)}?" if near else ""
+                return None, f"⚠️ {literal(error.message)}.{tail}"
+            return None, f"⚠️ no record {literal(request.record)}"
+        item = {"id": card.statement.id, "name": card.statement.name, "rank": 0,
+                "markdown": card_markdown(card), "vote": 0}
+        return self._page(request, "", [item]), f"Record {literal(card.statement.id)}; search to leave it."
+
+    def _page(self, request: SearchRequest, query: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "query": query, "filters": request.filters, "variant": request.variant, "k": request.k,
+            "record": request.record, "cards": cards, "url": to_query_string(request),
+        }
+
+    def vote(
+        self, page: dict[str, Any] | None, session: str | None, result_id: str, value: int
+    ) -> tuple[bool, str]:
+        """Store a vote on a result of `page`: whether it is saved, and a status line."""
+        if not page or not page.get("query"):
+            return False, "⚠️ votes are on the results of a search"
+        item = next((c for c in page["cards"] if c["id"] == result_id), None)
+        if item is None or not session:
+            return False, "⚠️ this result is no longer shown; search again to vote"
+        try:
+            self.store.vote(Vote(
+                session=session, query=page["query"], result_id=result_id, vote=value,
+                rank=item["rank"], filters=page["filters"], variant=page["variant"],
+                index_version=self.index.version,
+            ))
+        except FeedbackError as error:
+            return False, f"⚠️ vote not saved: {literal(str(error))}"
+        item["vote"] = value
+        thumb = "👍" if value > 0 else "👎"
+        return True, f"{thumb} saved for {literal(item['name'])} (result {item['rank']}). Thank you."
+
+    def version_markdown(self) -> str:
+        """The index version for the page: record count, corpus commits and build date."""
+        return f"**Index:** {len(self.index.records):,} records, {attribute(self.index.version)}"

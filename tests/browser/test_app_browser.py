@@ -1,0 +1,136 @@
+"""The app in a real browser (Debian's Chromium driven by Playwright) over a small index:
+search, filter, vote (checked in SQLite), share by URL, explore a record's links, and corpus
+text holding script and HTML rendered as plain text."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
+]
+TIMEOUT = 60_000  # ms; the first query also loads the embedding model
+
+
+@pytest.fixture(scope="module")
+def server(ui_index_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The real app (`app.make_app`) served by uvicorn on a free port, in a thread."""
+    import uvicorn
+
+    import app
+
+    db = tmp_path_factory.mktemp("feedback") / "votes.sqlite"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app.make_app(str(ui_index_dir), db), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the app did not start"
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}/", db
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser, server):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.dialogs = []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    yield page
+    context.close()
+
+
+def _votes(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT query, result_id, rank, vote, filters, session FROM votes").fetchall()
+
+
+def test_search_filter_vote_and_share(page, server) -> None:  # type: ignore[no-untyped-def]
+    base, db = server
+    page.goto(base)
+    box = page.locator("#query").get_by_role("textbox")
+    box.fill("multiplication is commutative")
+    box.press("Enter")
+    page.wait_for_selector("#card-1")
+    assert "mul_comm" in page.inner_text("#card-1")
+    assert "results for “multiplication is commutative”" in page.inner_text("#status")
+
+    page.click("#filter-source input[role=combobox]")
+    page.click("[role=option][aria-label='mathlib']")
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.querySelector('#share textarea, #share input').value.includes('source=mathlib')")
+    assert "source=mathlib" in page.url  # the address bar holds the shareable search
+    page.wait_for_function(  # the cards are drawn again, from Mathlib only
+        "[...document.querySelectorAll('.ts-card .ts-tag')].every(t => t.innerText.trim() != 'stacks')"
+    )
+    assert page.locator(".ts-card").count() >= 3
+    shown = page.locator("#card-1 .ts-name").inner_text()
+
+    page.click("#card-1 .ts-up")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('saved')")
+    assert _votes(db) == [("multiplication is commutative", f"mathlib:{shown}", 1, 1, '{"source": ["mathlib"]}', _votes(db)[0][5])]
+    page.click("#card-1 .ts-down")  # a second click changes the vote
+    page.wait_for_function("document.querySelector('#status').innerText.includes('👎 saved')")
+    assert [(row[1], row[3]) for row in _votes(db)] == [(f"mathlib:{shown}", -1)]
+
+    page.goto(page.url)  # the shared URL reruns the search, filters set, this session's vote shown
+    page.wait_for_selector("#card-1")
+    assert page.locator("#card-1 .ts-name").inner_text() == shown
+    assert "mathlib" in page.inner_text("#filter-source")
+    assert "primary" in (page.locator("#card-1 .ts-down").get_attribute("class") or "")
+
+
+def test_corpus_html_and_script_render_as_text(page, server) -> None:  # type: ignore[no-untyped-def]
+    base, _ = server
+    page.goto(base + "?q=xss+probe&k=20")
+    page.wait_for_selector("#card-1")
+    text = page.inner_text("#gradio-app") if page.locator("#gradio-app").count() else page.inner_text("body")
+    for literal in ('<script>window.__xss = 7</script>', '<img src=x onerror="window.__xss = 8">',
+                    '[click me](javascript:window.__xss=9)', '<script>window.__xss = 1</script>',
+                    '<img src=x onerror=alert(2)>'.replace("alert(2)", '"window.__xss = 4"')):
+        assert literal in text
+    assert page.locator(".ts-card script, .ts-card img, .ts-card iframe").count() == 0
+    assert page.locator("a[href^='javascript'], a[href^='JAVASCRIPT']").count() == 0
+    assert page.locator(".ts-card .katex").count() >= 2  # the math ($a<b$, $$\sum$$) is typeset
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__xss") is None and page.dialogs == []
+
+
+def test_record_links_explore_dependents(page, server) -> None:  # type: ignore[no-untyped-def]
+    base, _ = server
+    page.goto(base + "?id=stacks:0003")
+    page.wait_for_selector("#card-0")
+    assert "Record stacks:0003" in page.inner_text("#status")
+    page.locator("#card-0 summary", has_text="Used by").click()
+    with page.expect_popup() as opened:  # Gradio opens Markdown links in a new tab
+        page.locator("#card-0 details a", has_text="00A2").click()
+    record = opened.value
+    record.set_default_timeout(TIMEOUT)
+    record.wait_for_selector("#card-0")
+    assert record.url.endswith("?id=stacks%3A00A2")
+    assert "Record stacks:00A2" in record.inner_text("#status") and "Uses (2)" in record.inner_text("#card-0")

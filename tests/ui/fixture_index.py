@@ -1,0 +1,32 @@
+"""A small index for the app's tests: Mathlib and Stacks-like fixtures plus hostile records
+(a Lean declaration and a LaTeX theorem whose text holds script, HTML and javascript: links).
+
+Built once per test session (a few seconds) and shared by tests/ui and tests/browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from search.index.build import BuildOptions, build_index
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+#: Ids of the hostile records.
+HOSTILE_LEAN = "evil:Evil.xss_probe"
+HOSTILE_LATEX = "hostile:thm:probe"
+
+
+def ui_index(factory: pytest.TempPathFactory) -> Path:
+    """The index directory, built on first use in this session."""
+    out = factory.getbasetemp() / "ui-index"
+    if not (out / "manifest.json").is_file():
+        sources = [
+            f"mathlib={FIXTURES / 'jsonl' / 'mathlib_small.jsonl'}",
+            f"stacks={FIXTURES / 'latex' / 'stackslike'}",
+            f"evil={FIXTURES / 'ui' / 'hostile.jsonl'}",
+            f"hostile={FIXTURES / 'ui' / 'hostile_tex'}",
+        ]
+        build_index(out, BuildOptions(sources=sources, views=("name", "text"), progress=False))
+    return out

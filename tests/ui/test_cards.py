@@ -1,0 +1,126 @@
+"""Result cards: corpus text reaches the page as text, math is left for KaTeX, links are safe."""
+
+import html
+import re
+
+import pytest
+
+from search.record import Statement
+from search.ui.cards import (
+    Card, Related, card_markdown, lean_block, literal, math_markdown, record_href, safe_url,
+)
+
+HOSTILE = (
+    "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3)) "
+    "![y](javascript:alert(4)) <javascript:alert(5)> **bold** # heading\n    indented `code`"
+)
+#: Tags a card may contain; anything else would have come from corpus text.
+OUR_TAGS = {"div", "span", "pre", "code", "a", "details", "summary", "br", "em", "strong", "small"}
+
+
+def _shown(markdown: str) -> str:
+    """The text a reader sees of literal output (our isolating spans dropped, references decoded)."""
+    return html.unescape(re.sub(r"</?span>", "", markdown))
+
+
+def _tags(markdown: str) -> set[str]:
+    return {t.lower() for t in re.findall(r"<\s*/?\s*([A-Za-z][\w-]*)", markdown)}
+
+
+def _statement(**fields) -> Statement:
+    values = dict(id="hostile:thm:probe", source="hostile", kind="theorem", name="thm:probe",
+                  statement="", language="latex")
+    return Statement(**{**values, **fields})
+
+
+def test_literal_shows_exactly_the_text_and_nothing_markdown_or_html_can_read() -> None:
+    out = literal(HOSTILE + " costs $5 and 100% \\(")
+    assert _shown(out) == HOSTILE + " costs $5 and 100% \\("
+    assert _tags(out) <= {"span"}
+    for dangerous in ("<script", "<img", "javascript:", "](", "**", "`", "\\(", "%"):
+        assert dangerous not in out
+    assert "$" not in out.replace("&#36;", "")  # no delimiter left for Gradio to pair
+
+
+def test_latex_statement_keeps_math_and_neutralises_the_rest() -> None:
+    text = "Let $a<b$ and $$\\sum_{i<n} i$$ hold. " + HOSTILE + " \\[x > y\\] $\\href{javascript:alert(6)}{z}$"
+    out = math_markdown(text, limit=10_000)
+    assert "$a&lt;b$" in out and "$$\\sum_{i&lt;n} i$$" in out and "\\[x &gt; y\\]" in out
+    # The math keeps its text for KaTeX (which renders \href inert without `trust`).
+    assert "$\\href{javascript:alert(6)}{z}$" in out
+    prose = out.replace("$\\href{javascript:alert(6)}{z}$", "")
+    assert "javascript:" not in prose and "<script" not in out and "<img" not in out
+    assert "](" not in out and _tags(out) <= OUR_TAGS
+
+
+def test_latex_markup_is_read_and_stray_dollars_stay_text() -> None:
+    out = math_markdown("A {\\it ring} costs \\$5, see \\ref{lemma-x}.\n\\begin{enumerate}\n\\item one\n\\end{enumerate}", 1000)
+    assert "<em>ring</em>" in out and "<br>• one" in out and "&#91;lemma&#45;x&#93;" in out
+    assert "<span>&#36;</span>5" in out and "enumerate" not in out
+    unbalanced = math_markdown("price $5 and $$x", 1000)
+    assert _shown(unbalanced) == "price $5 and $$x"
+
+
+def test_lean_docstrings_keep_code_spans_as_code() -> None:
+    out = math_markdown("Use `a <b> c` when $x$ holds [x](javascript:alert(1)).", 1000, code_spans=True)
+    assert "<code>a &#60;b&#62; c</code>" in out and "$x$" in out and "javascript:" not in out
+
+
+def test_long_text_is_cut_between_pieces_never_inside_math() -> None:
+    out = math_markdown("word " * 50 + "$" + "x+" * 100 + "x$ tail", limit=300)
+    assert out.endswith("…") and "$" not in out.replace("&#36;", "")
+    assert len(math_markdown("a" * 5000, limit=100)) < 200
+
+
+def test_lean_code_is_a_literal_code_block() -> None:
+    out = lean_block("theorem t : <script>x</script> = $ 1\n  := rfl")
+    assert out.startswith('<pre class="ts-lean"><code>') and out.endswith("</code></pre>")
+    assert "<script" not in out and "$" not in out and "\n  &#58;&#61; rfl" in out
+    assert lean_block("x" * 50, limit=10).endswith("x …</code></pre>")
+
+
+@pytest.mark.parametrize(
+    "url, safe",
+    [("https://stacks.math.columbia.edu/tag/0001", True), ("http://x.org/a?b=c#d", True),
+     ("javascript:alert(1)", False), ("JaVaScRiPt:alert(1)", False), (" javascript:alert(1)", False),
+     ("data:text/html,<script>alert(1)</script>", False), ("//evil.org/x", False),
+     ("https://x.org/a b", False), ("", False), ("vbscript:msgbox", False)],
+)
+def test_only_http_urls_are_linked(url: str, safe: bool) -> None:
+    assert (safe_url(url) is not None) is safe
+
+
+def test_card_shows_fields_links_and_related_records() -> None:
+    statement = Statement(
+        id="mathlib:Finset.card_pos", source="mathlib", kind="theorem", name="Finset.card_pos",
+        statement="theorem card_pos : 0 < s.card ↔ s.Nonempty", doc="The `card` is positive $0 < n$.",
+        module="Mathlib.Data.Finset.Card", url="https://github.com/x#L1", doc_url="javascript:alert(1)",
+    )
+    card = Card(
+        statement, rank=2, score=0.5, signals={"bm25": {"rank": 3, "score": 1.0}},
+        deps=[Related("mathlib:Finset", "Finset", "mathlib")], deps_total=1,
+        dependents=[Related(f"mathlib:u{i}", f"u{i}", "mathlib") for i in range(3)], dependents_total=40,
+        links=[Related("stacks:056U", "056U", "stacks")],
+        members=[Related("mathlib:Finset.card_pos.mk", "<b>odd</b>", "mathlib")], members_total=1,
+    )
+    out = card_markdown(card)
+    assert "2." in out and "Finset&#46;card&#95;pos" in out and "score 0.5000" in out
+    hrefs = {html.unescape(h) for h in re.findall(r'href="([^"]*)"', out)}
+    assert hrefs == {
+        "https://github.com/x#L1", "?id=mathlib%3AFinset.card_pos", "?id=mathlib%3AFinset",
+        "?id=stacks%3A056U", "?id=mathlib%3AFinset.card_pos.mk", *(f"?id=mathlib%3Au{i}" for i in range(3)),
+    }  # the javascript: doc_url is not linked
+    assert "docs ↗" not in out and record_href("stacks:056U") == "?id=stacks%3A056U"
+    assert "Uses (1)" in out and "Used by (40)" in out and "and 37 more" in out
+    assert "&#60;b&#62;odd&#60;/b&#62;" in out and "<b>" not in out
+    assert "bm25 &#35;3" in out and "<code>card</code>" in out and "$0 &lt; n$" in out
+    assert _tags(out) <= OUR_TAGS
+
+
+def test_latex_card_shows_its_place_and_no_duplicate_plain_text() -> None:
+    statement = _statement(statement="Let $R$ be a ring.", doc="Let R be a ring.",
+                           meta={"chapter": "Algebra", "section": "Rings", "number": "10.3.4", "note": "Key"})
+    out = card_markdown(Card(statement))
+    assert "Algebra › Rings · 10&#46;3&#46;4" in out and "(Key)" in out
+    assert "Let R be a ring" not in out and "$R$" in out
+    assert "ts-rank" not in out and "score" not in out  # a record shown alone

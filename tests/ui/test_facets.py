@@ -1,0 +1,26 @@
+"""Sidebar choices: per source, narrowed by the chosen sources, metadata keys only when present."""
+
+from search.record import Statement
+from search.ui.facets import Facets
+
+
+def _records() -> list[Statement]:
+    return [
+        Statement("mathlib:a", "mathlib", "theorem", "a", "", package="Algebra"),
+        Statement("mathlib:b", "mathlib", "def", "b", "", package="Topology"),
+        Statement("stacks:0001", "stacks", "lemma", "0001", "", language="latex", package="Schemes",
+                  meta={"chapter": "Schemes", "section": "Affine schemes", "tag": "0001"}),
+        Statement("arxiv:1", "arxiv", "theorem", "1", "", language="latex", package="math.AG",
+                  meta={"year": 2021, "authors": ["A", "B"]}),
+    ]
+
+
+def test_choices_follow_the_chosen_sources() -> None:
+    facets = Facets.from_records(_records(), meta_keys=("chapter", "section", "year", "absent"))
+    assert facets.keys == ("kind", "package", "chapter", "section", "year")
+    assert facets.sources == ["arxiv", "mathlib", "stacks"]
+    assert facets.choices("package") == ["Algebra", "Schemes", "Topology", "math.AG"]
+    assert facets.choices("package", ["mathlib"]) == ["Algebra", "Topology"]
+    assert facets.choices("kind", ["stacks", "arxiv"]) == ["lemma", "theorem"]
+    assert facets.choices("year") == ["2021"] and facets.choices("chapter", ["mathlib"]) == []
+    assert facets.split("package", ["Algebra", "Schemes", "Nope"], ["mathlib"]) == (["Algebra"], ["Schemes", "Nope"])

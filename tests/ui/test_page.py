@@ -1,0 +1,88 @@
+"""The search page's actions over a small real index: search, filters, record pages, votes."""
+
+from pathlib import Path
+
+import pytest
+
+from search.api.service import SearchService
+from search.engine.engine import Engine
+from search.feedback.store import FeedbackStore
+from search.index.store import Index
+from search.ui.page import HINT, SearchPage
+from search.ui.share import SearchRequest
+from tests.ui.fixture_index import HOSTILE_LATEX, HOSTILE_LEAN
+
+
+@pytest.fixture(scope="module")
+def service(ui_index_dir: Path) -> SearchService:
+    return SearchService.from_engine(Engine(Index.load(ui_index_dir)))
+
+
+@pytest.fixture()
+def page(service: SearchService, tmp_path: Path) -> SearchPage:
+    return SearchPage(service, FeedbackStore(tmp_path / "votes.sqlite"))
+
+
+def test_search_gives_cards_a_status_and_a_shareable_url(page: SearchPage) -> None:
+    result, status = page.run(SearchRequest("multiplication is commutative", k=3), "s1")
+    assert [c["rank"] for c in result["cards"]] == [1, 2, 3]
+    assert result["cards"][0]["id"] == "mathlib:mul_comm" and "mul&#95;comm" in result["cards"][0]["markdown"]
+    assert result["url"] == "?q=multiplication+is+commutative&k=3"
+    assert status.startswith("3 results for “multiplication is commutative” (default ranking")
+    filtered, _ = page.run(SearchRequest("ring", {"source": ["stacks"]}, k=20, variant="bm25"), "s1")
+    assert filtered["cards"] and {c["id"].split(":")[0] for c in filtered["cards"]} == {"stacks"}
+
+
+def test_what_the_index_cannot_answer_is_dropped_with_a_note(page: SearchPage) -> None:
+    asked = SearchRequest("x", {"kind": ["lemma", "sonnet"], "colour": ["red"], "source": ["stacks"]}, 500, "magic")
+    checked, notes = page.check(asked)
+    assert checked == SearchRequest("x", {"kind": ["lemma"], "source": ["stacks"]}, 50, "default")
+    assert notes == [
+        "500 results asked; showing 50 (from 1 to 50)",
+        "unknown ranking 'magic'; using default (dense, bm25, leanexplore, rrf, default exist)",
+        "no kind 'sonnet' in this index; filter ignored",
+        "unknown filter 'colour' ignored",
+    ]
+    assert page.check(SearchRequest("x", {"package": ["Algebra"], "source": ["stacks"]}))[0].filters == {"source": ["stacks"]}
+
+
+def test_bad_or_empty_queries_get_a_message(page: SearchPage) -> None:
+    assert page.run(SearchRequest("   "), "s1") == (None, HINT)
+    result, status = page.run(SearchRequest("a\x07b"), "s1")
+    assert result is None and status.startswith("⚠️") and "control character" in status
+
+
+def test_record_page_shows_one_record_with_what_it_uses_and_what_uses_it(page: SearchPage) -> None:
+    result, status = page.run(SearchRequest(record="stacks:0003"), "s1")
+    (card,) = result["cards"]
+    assert card["id"] == "stacks:0003" and result["query"] == "" and result["url"] == "?id=stacks%3A0003"
+    assert "Uses (1)" in card["markdown"] and "Used by (1)" in card["markdown"]
+    assert status.startswith("Record stacks&#58;0003")
+    missing, status = page.run(SearchRequest(record="stacks:0O03"), "s1")
+    assert missing is None and "stacks&#58;0003" in status  # the nearest id is suggested
+
+
+def test_hostile_records_render_as_text(page: SearchPage) -> None:
+    for record in (HOSTILE_LEAN, HOSTILE_LATEX):
+        markdown = page.run(SearchRequest(record=record), "s1")[0]["cards"][0]["markdown"]
+        assert "<script" not in markdown and "<img" not in markdown and "javascript:" not in markdown
+
+
+def test_votes_are_stored_changed_and_shown_again(page: SearchPage) -> None:
+    result, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), "s1")
+    first = result["cards"][0]["id"]
+    assert page.vote(result, "s1", first, 1)[0]
+    saved, line = page.vote(result, "s1", first, -1)
+    assert saved and line.startswith("👎 saved for mul&#95;comm (result 1)")
+    (vote,) = page.store.votes()
+    assert (vote.query, vote.result_id, vote.vote, vote.rank, vote.filters) == (
+        "multiplication is commutative", first, -1, 1, {"source": ["mathlib"]})
+    assert vote.index_version == page.index.version and vote.session == "s1"
+    again, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), "s1")
+    assert again["cards"][0]["vote"] == -1
+    assert page.run(SearchRequest("multiplication is commutative", k=3), "s2")[0]["cards"][0]["vote"] == 0
+    assert not page.vote(result, None, first, 1)[0]
+    assert not page.vote(result, "s1", "mathlib:not_shown", 1)[0]
+    record, _ = page.run(SearchRequest(record=first), "s1")
+    assert page.vote(record, "s1", first, 1) == (False, "⚠️ votes are on the results of a search")
+    assert len(list(page.store.votes())) == 1
