@@ -20,6 +20,7 @@ from typing import Any, Mapping
 
 from search import config
 
+from eval.judge.prompt import LETTERS
 from eval.judge.tables import tabulate, to_markdown, write_tables
 from eval.judge.trials import PROMPTS_SUFFIX, RUNS, SEED, Export, ExportError, read_export
 from eval.judge.verdict import Verdict, VerdictFileError, read_verdicts, write_verdicts
@@ -90,6 +91,11 @@ def _export(args: argparse.Namespace) -> int:
 
     specs = [s.strip() for s in args.engines.split(",") if s.strip()]
     filters = {"source": args.source} if args.source else None
+    problem = (f"give exactly {len(LETTERS)} engines, not {len(specs)}" if len(specs) != len(LETTERS)
+               else "--k and --runs must be at least 1" if min(args.k, args.runs) < 1 else "")
+    if problem:
+        print(f"python -m eval judge export: {problem}", file=sys.stderr)
+        return 1
     try:
         queries = load_query_list(args.queries)
         engines = make_engines(specs, args.index, filters)

@@ -174,6 +174,11 @@ def test_judge_run_gives_up_on_a_dead_endpoint_and_resumes(exported: Path, capsy
     assert data["judged"] == 6 and data["places"][0]["1st"]["per_run"] == [100, 100, 100]
 
 
+def test_export_refuses_a_wrong_number_of_engines_before_searching(tmp_path: Path, capsys) -> None:
+    assert main(["judge", "export", "--engines", "ours:default,ours:bm25", "--index", str(tmp_path)]) == 1
+    assert "give exactly 3 engines, not 2" in capsys.readouterr().err
+
+
 def test_import_refuses_foreign_ids(exported: Path, capsys) -> None:
     bad = exported.parent / "bad.jsonl"
     bad.write_text('{"id": "q999-r1", "response": "Engine A, Engine B, Engine C"}\n')
