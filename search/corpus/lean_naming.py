@@ -890,6 +890,11 @@ def _one_is_identity(toks: list[_Tok], i: int) -> bool:
     return False
 
 
+def _is_universe_star(toks: list[_Tok], i: int) -> bool:
+    """`Type*` / `Sort*` (Mathlib's fresh-universe binder), not a multiplication."""
+    return toks[i].text == "*" and not toks[i].spaced and i > 0 and toks[i - 1].text in ("Type", "Sort")
+
+
 def _render(toks: list[_Tok]) -> str:
     return "".join((" " if t.spaced else "") + t.text for t in toks)
 
@@ -936,7 +941,7 @@ def additive_signature(signature: str) -> str:
             out.extend([_Tok("(", "other", lead), *negated, _Tok(")", "other", False)] if wrap else negated)
             i += 1
             continue
-        if t.text in _MULTIPLICATIVE_OPS:
+        if t.text in _MULTIPLICATIVE_OPS and not _is_universe_star(toks, i):
             out.append(_Tok(_MULTIPLICATIVE_OPS[t.text], "sym", t.spaced))
         elif t.kind == "num" and t.text == "1" and _one_is_identity(toks, i):
             out.append(_Tok("0", "num", t.spaced))

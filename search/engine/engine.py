@@ -29,11 +29,14 @@ WEIGHTS = {
     "dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0,
     "prefix": 0.5, "fuzzy": 0.5,
 }
-#: Structural priors added to the fused `default` score, each scaled to [0, 1] over the index:
-#: PageRank only breaks ties; log(1 + dependents) favours the statements Mathlib builds on,
-#: at its maximum worth a little less than rank 1 in two signals (dev half only; README, "Ranking").
+#: Structural priors added to the fused `default` score. PageRank (over its maximum) only
+#: breaks ties. log(1 + dependents) favours the statements others build on: it reaches its
+#: full weight, a little less than rank 1 in two signals, at DEPENDENTS_SATURATION
+#: dependents (Mathlib's most used lemma has 22,589), a fixed scale, so that in a small index
+#: a statement cited twice does not count as a pillar (dev half only; README, "Ranking").
 PAGERANK_WEIGHT = 1e-3
 DEPENDENTS_WEIGHT = 0.15
+DEPENDENTS_SATURATION = 20_000
 #: A misspelt name still matches when its similarity ratio (0-100) reaches this.
 FUZZY_CUTOFF = 85
 #: Ranking variants, selectable by name; all but `default` are published baselines.
@@ -66,8 +69,11 @@ class Engine:
     def __init__(self, index: Index) -> None:
         self.index = index
         self._names = list(index.by_name)
-        self._pagerank = _unit_scale(index.pagerank)
-        self._dependents = _unit_scale(np.log1p(index.dependents.astype(np.float32)))
+        top = float(index.pagerank.max(initial=0.0))
+        self._pagerank = index.pagerank / top if top > 0 else np.zeros_like(index.pagerank)
+        self._dependents = np.minimum(
+            np.log1p(index.dependents.astype(np.float32)) / np.log1p(DEPENDENTS_SATURATION), 1.0
+        )
         self._groups: dict[str, list[int]] = {}
         for position, s in enumerate(index.records):
             self._groups.setdefault(s.group or s.id, []).append(position)
@@ -224,16 +230,6 @@ def _field(statement: Statement, key: str) -> Any:
     if key in ("source", "kind", "package", "module", "group"):
         return getattr(statement, key)
     return statement.meta.get(key, "")
-
-
-def _unit_scale(values: np.ndarray) -> np.ndarray:
-    """`values` over their maximum in the whole index, all zeros when there is none.
-
-    One scale for every source on purpose: scaled per source, a textbook whose best-cited
-    result has two dependents would give that result the prior of Mathlib's `mul_comm`.
-    """
-    top = float(values.max()) if len(values) else 0.0
-    return (values / top).astype(np.float32) if top > 0 else np.zeros(len(values), np.float32)
 
 
 def _has_prefix(name: str, prefix: str) -> bool:

@@ -115,6 +115,8 @@ def test_explicit_additive_name_is_relative_to_the_translated_namespace() -> Non
         ("theorem one_add_one : (1 : ℕ) + 1 = 2", "theorem zero_add_zero : (1 : ℕ) + 1 = 2"),
         ("theorem prod_pow (s : Finset ι) : ∏ i ∈ s, f i ^ n = (∏ i ∈ s, f i) ^ n",
          "theorem sum_nsmul (s : Finset ι) : ∑ i ∈ s, n • f i = n • (∑ i ∈ s, f i)"),
+        ("theorem mul_self {G : Type*} {H : Sort*} (a : G) : a * a = a ^ 2",
+         "theorem add_self {G : Type*} {H : Sort*} (a : G) : a + a = 2 • a"),
     ],
 )
 def test_additive_signature(signature: str, expected: str) -> None:
