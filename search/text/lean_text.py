@@ -102,7 +102,11 @@ NOTATION: dict[str, str] = {
     "=ᶠ": " eventually equal ", "∂μ": " with respect to measure ", "deriv": " derivative ",
     "⌊": " floor ", "⌈": " ceiling ", "!": " factorial ", "ε": " epsilon ", "δ": " delta ",
 }
-_NOTATION_RE = re.compile("|".join(re.escape(k) for k in sorted(NOTATION, key=len, reverse=True)))
+#: A backslash before a letter starts a LaTeX control word (`\mathbb` in a docstring), not
+#: Lean's set difference (`s \ t`).
+_NOTATION_RE = re.compile("|".join(
+    r"\\(?![A-Za-z])" if k == "\\" else re.escape(k) for k in sorted(NOTATION, key=len, reverse=True)
+))
 
 
 def split_identifier(name: str) -> list[str]:

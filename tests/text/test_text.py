@@ -70,3 +70,10 @@ def test_doc_view_only_where_an_author_wrote_text() -> None:
     assert doc_view(bare) == "x: Truth holds."
     latex = Statement(id="s:1", source="s", kind="lemma", name="1", statement="$a$", language="latex")
     assert doc_view(latex) == text_view(latex) != ""
+
+
+def test_backslash_is_set_difference_only_outside_latex_control_words() -> None:
+    assert "set differ" in " ".join(tokenize("s \\ t ⊆ s"))
+    words = tokenize("the measure of $\\emptyset$ in $\\mathbb{R}$")
+    assert "set" not in words and "differ" not in words
+    assert "mathbb" in words and "emptyset" in words
