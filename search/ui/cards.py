@@ -50,15 +50,18 @@ _SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|~<>&=:\"'^%@$]")
 #: LaTeX text-mode markup shown as what it means (lists, emphasis, references, escapes);
 #: only brace groups without nested braces are read, anything else stays literal.
 _LATEX_PROSE = re.compile(
-    r"(?P<item>\\item\b(?:\s*\[(?P<label>[^\]\n]*)\])?\s*)"
+    r"(?P<item>\\item\b(?:\s*\[(?P<tag>[^\]\n]*)\])?\s*)"
     r"|(?P<env>\s*\\(?:begin|end)\{(?:enumerate|itemize|description)\}(?:\[[^\]\n]*\])?\s*)"
     r"|\{\\(?:it|em|sl)\s+(?P<it1>[^{}]*)\}|\\(?:emph|textit|textsl)\{(?P<it2>[^{}]*)\}"
     r"|\{\\bf\s+(?P<bf1>[^{}]*)\}|\\textbf\{(?P<bf2>[^{}]*)\}"
     r"|\\(?:ref|eqref|cite)(?:\[[^\]\n]*\])?\{(?P<ref>[^{}]*)\}"
     r"|\\(?P<escaped>[$%&_#{}])"
+    r"|(?P<label>\s*\\label\{[^{}]*\})"
 )
-#: Markdown code spans in Lean docstrings.
-_CODE_SPAN = re.compile(r"`(?P<code>[^`\n]+)`")
+#: Markdown code spans, bold and emphasis in Lean docstrings.
+_DOC_MARKUP = re.compile(
+    r"`(?P<code>[^`\n]+)`|\*\*(?P<bf1>[^*\n]+)\*\*|(?<![\w*])\*(?P<it1>[^*\n]+)\*(?![\w*])"
+)
 _INDENT = re.compile(r"\n[ \t]+")
 
 
@@ -117,11 +120,12 @@ def record_href(record_id: str) -> str:
     return "?id=" + quote(record_id, safe="")
 
 
-def math_markdown(text: str, limit: int, code_spans: bool = False) -> str:
+def math_markdown(text: str, limit: int, markdown: bool = False) -> str:
     """Markdown for text with LaTeX math: math kept for KaTeX, the rest literal.
 
-    `code_spans` renders `` `x` `` as code (Lean docstrings are Markdown that uses them; LaTeX
-    uses backticks as quotes). Text beyond `limit` characters is cut at a segment boundary.
+    `markdown` says the text is Markdown (Lean docstrings): `` `x` ``, `**x**` and `*x*` are
+    read; otherwise it is LaTeX, whose own markup is read (and backticks are quotes). Text
+    beyond `limit` characters is cut at a segment boundary.
     """
     spans: list[str] = []
 
@@ -144,9 +148,9 @@ def math_markdown(text: str, limit: int, code_spans: bool = False) -> str:
             used += len(math)
             continue
         if used + len(piece) > limit:
-            out.append(_prose(piece[: max(0, limit - used)], code_spans) + " …")
+            out.append(_prose(piece[: max(0, limit - used)], markdown) + " …")
             break
-        out.append(_prose(piece, code_spans))
+        out.append(_prose(piece, markdown))
         used += len(piece)
     return "".join(out).strip()
 
@@ -156,10 +160,11 @@ def _restore(math: str, spans: list[str]) -> str:
     return _PLACEHOLDER.sub(lambda m: _restore(spans[int(m.group(1))], spans), math)
 
 
-def _prose(text: str, code_spans: bool) -> str:
-    """Non-math text: code spans (Lean docstrings) or LaTeX markup (LaTeX) read, the rest literal."""
+def _prose(text: str, markdown: bool) -> str:
+    """Non-math text: Markdown code, bold and emphasis (Lean docstrings) or LaTeX markup
+    (LaTeX) read, the rest literal."""
     text = _INDENT.sub("\n", text)
-    pattern = _CODE_SPAN if code_spans else _LATEX_PROSE
+    pattern = _DOC_MARKUP if markdown else _LATEX_PROSE
     pieces, at = [], 0
     for match in pattern.finditer(text):
         pieces.append(literal(text[at:match.start()]))
@@ -175,9 +180,9 @@ def _markup(match: re.Match[str]) -> str:
     if "code" in found:
         return f"<code>{literal(found['code'])}</code>"
     if "item" in found:
-        return "<br>• " + (literal(found["label"]) + " " if found.get("label") else "")
-    if "env" in found:
-        return "\n"
+        return "<br>• " + (literal(found["tag"]) + " " if found.get("tag") else "")
+    if "env" in found or "label" in found:
+        return "\n" if "env" in found else ""
     for key, tag in (("it1", "em"), ("it2", "em"), ("bf1", "strong"), ("bf2", "strong")):
         if key in found:
             return f"<{tag}>{literal(found[key])}</{tag}>"
@@ -232,7 +237,7 @@ def card_markdown(card: Card) -> str:
     # A LaTeX record's doc is the plain text of its body (for search), which the rendered body
     # already shows; TheoremSearch records carry a slogan there instead, worth showing.
     if s.doc and (s.formal or "slogans" in s.meta):
-        blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, code_spans=s.formal)}\n\n</div>')
+        blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, markdown=s.formal)}\n\n</div>')
     blocks.append(_links_line(card))
     if card.signals:
         found = " · ".join(f"{name} #{int(v['rank'])}" for name, v in card.signals.items() if "rank" in v)

@@ -1,0 +1,108 @@
+"""Measure the app's cold start and peak memory: `python -m search.ui.cold_start --index DIR --runs 3`.
+
+Each run starts `python app.py` under `/usr/bin/time -v` on a free port, asks
+`GET /api/v1/search` (served by the same process and engine as the page) every 0.2 s until
+an answer with results comes back, and records the time from process start to that answer;
+the server is then stopped and `time` reports its peak resident memory. Prints one line per
+run and the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from search import config
+
+APP = config.REPO_DIR / "app.py"
+TIME = "/usr/bin/time"
+QUERY = "fundamental theorem of calculus"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _answered(port: int) -> bool:
+    url = f"http://127.0.0.1:{port}/api/v1/search?q={QUERY.replace(' ', '+')}&k=10"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as reply:
+            body = json.loads(reply.read())
+    except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):
+        return False
+    return bool(body.get("results"))
+
+
+def run_once(index: str, timeout: float) -> tuple[float, float]:
+    """Seconds from process start to the first answered query, and peak RSS in GB."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "time.txt"
+        command = [sys.executable, str(APP), "--index", index, "--port", str(port),
+                   "--feedback-db", str(Path(scratch) / "feedback.sqlite")]
+        started = time.perf_counter()
+        process = subprocess.Popen([TIME, "-v", "-o", str(report), *command], start_new_session=True,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while not _answered(port):
+                if process.poll() is not None:
+                    raise RuntimeError(f"the app exited with code {process.returncode} before answering")
+                if time.perf_counter() - started > timeout:
+                    raise RuntimeError(f"no answer within {timeout:.0f} s")
+                time.sleep(0.2)
+            seconds = time.perf_counter() - started
+        finally:
+            _stop(process)
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report.read_text())
+        if not match:
+            raise RuntimeError(f"{TIME} reported no peak memory")
+        return seconds, int(match.group(1)) / 1024**2
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Interrupt the app (`time` ignores SIGINT itself, so the signal goes to the process group
+    this run started) and wait for `time` to write its report."""
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for an answer")
+    args = parser.parse_args(argv)
+    if not shutil.which(TIME):
+        print(f"error: {TIME} is needed for peak memory (apt-get install time)", file=sys.stderr)
+        return 2
+    seconds, memory = [], []
+    for run in range(1, args.runs + 1):
+        s, gb = run_once(args.index, args.timeout)
+        seconds.append(s)
+        memory.append(gb)
+        print(f"run {run}: first query answered after {s:.1f} s, peak RSS {gb:.2f} GB", flush=True)
+    print(f"median of {args.runs}: {statistics.median(seconds):.1f} s, {statistics.median(memory):.2f} GB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
