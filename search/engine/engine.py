@@ -6,6 +6,7 @@ UI and for debugging. The CLI, the app, the APIs and the evaluation all call `En
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -84,17 +85,27 @@ class Engine:
         k: int = 10,
         filters: Mapping[str, Any] | None = None,
         variant: str = "default",
+        timings: dict[str, float] | None = None,
     ) -> list[Result]:
-        """Top-k StatementGroups for `query` under a ranking variant, within `filters`."""
+        """Top-k StatementGroups for `query` under a ranking variant, within `filters`.
+
+        When `timings` is given, the seconds spent in each stage (parse, filters, name,
+        lexical, embed, dense, fusion, grouping) are added to it, for the benchmark.
+        """
         if variant not in VARIANTS:
             raise ValueError(f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-        parsed = parse_query(query)
-        allowed = self._mask(filters) if filters else None
-        signals, bm25_full = self._signals(parsed, allowed, max(CANDIDATES, k * 4))
-        fused = self._fusion(variant, bm25_full)(signals, self.index.pagerank)
-        if variant == "default":
-            fused = self._with_priors(fused, signals)
-        return self._collapse(fused, signals, k, allowed)
+        clock = _Stopwatch(timings)
+        with clock("parse"):
+            parsed = parse_query(query)
+        with clock("filters"):
+            allowed = self._mask(filters) if filters else None
+        signals, bm25_full = self._signals(parsed, allowed, max(CANDIDATES, k * 4), clock)
+        with clock("fusion"):
+            fused = self._fusion(variant, bm25_full)(signals, self.index.pagerank)
+            if variant == "default":
+                fused = self._with_priors(fused, signals)
+        with clock("grouping"):
+            return self._collapse(fused, signals, k, allowed)
 
     def _fusion(self, variant: str, bm25_full: np.ndarray) -> fusion.Fusion:
         if variant in ("dense", "bm25"):
@@ -106,36 +117,40 @@ class Engine:
         return fusion.rrf(DEFAULT_RRF_K, WEIGHTS, tuple(WEIGHTS))
 
     def _signals(
-        self, parsed: ParsedQuery, allowed: np.ndarray | None, depth: int
+        self, parsed: ParsedQuery, allowed: np.ndarray | None, depth: int, clock: "_Stopwatch"
     ) -> tuple[fusion.Signals, np.ndarray]:
         """Ranked (positions, scores) per signal, each restricted to `allowed`, and the
         BM25+ score of every record (LeanExplore rescores its dense candidates with it)."""
         index = self.index
         out: fusion.Signals = {}
         bm25_full = np.zeros(len(index.records), dtype=np.float32)
-        exact = [
-            p for p in index.by_name.get(parsed.text.lower(), []) if allowed is None or allowed[p]
-        ]
-        if exact:
-            out["exact"] = (np.asarray(exact), np.ones(len(exact), dtype=np.float32))
-        if parsed.kind == "substring":
-            out["substring"] = self._substring(parsed.substrings, allowed, depth)
-            return out, bm25_full
-        if parsed.kind == "name":
-            out["prefix"] = self._ranked_names(
-                [n for n in self._names if _has_prefix(n, parsed.text.lower())], allowed, depth
-            )
-            close = process.extract(
-                parsed.text.lower(), self._names, scorer=fuzz.ratio,
-                score_cutoff=FUZZY_CUTOFF, limit=depth,
-            )
-            out["fuzzy"] = self._ranked_names([name for name, _, _ in close], allowed, depth)
-        words = tokenize(parsed.plain)
-        bm25_full = index.lexical.scores(words)
-        out["bm25"] = _top(bm25_full, allowed, depth)
-        out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
-        vector = index.embedder.encode([parsed.text])[0]
-        out["dense"] = index.dense.search(vector, depth, allowed)
+        with clock("name"):
+            exact = [
+                p for p in index.by_name.get(parsed.text.lower(), []) if allowed is None or allowed[p]
+            ]
+            if exact:
+                out["exact"] = (np.asarray(exact), np.ones(len(exact), dtype=np.float32))
+            if parsed.kind == "substring":
+                out["substring"] = self._substring(parsed.substrings, allowed, depth)
+                return out, bm25_full
+            if parsed.kind == "name":
+                out["prefix"] = self._ranked_names(
+                    [n for n in self._names if _has_prefix(n, parsed.text.lower())], allowed, depth
+                )
+                close = process.extract(
+                    parsed.text.lower(), self._names, scorer=fuzz.ratio,
+                    score_cutoff=FUZZY_CUTOFF, limit=depth,
+                )
+                out["fuzzy"] = self._ranked_names([name for name, _, _ in close], allowed, depth)
+        with clock("lexical"):
+            words = tokenize(parsed.plain)
+            bm25_full = index.lexical.scores(words)
+            out["bm25"] = _top(bm25_full, allowed, depth)
+            out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
+        with clock("embed"):
+            vector = index.embedder.encode([parsed.text])[0]
+        with clock("dense"):
+            out["dense"] = index.dense.search(vector, depth, allowed)
         return out, bm25_full
 
     def _substring(
@@ -223,6 +238,27 @@ class Engine:
             column = np.array([str(_field(s, key)) in values for s in self.index.records])
             mask &= column
         return mask
+
+
+class _Stopwatch:
+    """Adds the wall time of each `with clock(stage):` block to a dict, when there is one."""
+
+    def __init__(self, timings: dict[str, float] | None) -> None:
+        self.timings = timings
+        self._stage = ""
+        self._start = 0.0
+
+    def __call__(self, stage: str) -> "_Stopwatch":
+        self._stage = stage
+        return self
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timings is not None:
+            elapsed = time.perf_counter() - self._start
+            self.timings[self._stage] = self.timings.get(self._stage, 0.0) + elapsed
 
 
 def _field(statement: Statement, key: str) -> Any:

@@ -108,3 +108,10 @@ def test_dependents_prior_lifts_the_statement_others_build_on(small_index: Path)
     assert [r.statement.id for r in Engine(index).search(query, k=3, variant="rrf")] == [
         r.statement.id for r in Engine(Index.load(small_index)).search(query, k=3, variant="rrf")
     ]
+
+
+def test_search_reports_the_time_of_each_stage(small_index: Path) -> None:
+    timings: dict[str, float] = {}
+    Engine(Index.load(small_index)).search("commutative", k=3, filters={"kind": "theorem"}, timings=timings)
+    assert set(timings) == {"parse", "filters", "name", "lexical", "embed", "dense", "fusion", "grouping"}
+    assert all(seconds >= 0 for seconds in timings.values())
