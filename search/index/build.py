@@ -85,21 +85,27 @@ def load_records(sources: Sequence[str]) -> tuple[list[Statement], dict[str, str
 
 def embed_views(statements: Sequence[Statement], options: BuildOptions) -> DenseIndex:
     """Embed each configured view of every record that has it (group heads only if the
-    profile says so: results are groups, and a head's vectors speak for its members)."""
+    profile says so: results are groups, and a head's vectors speak for its members).
+
+    The seconds of its three steps go to `options.timings` as `dense.views`, `dense.embed`
+    (model loading included) and `dense.faiss`, for the benchmark (`python -m eval bench build`)."""
     settings = options.settings
-    embedder = Embedder(options.model, options.backend, settings["max_length"])
     texts: list[str] = []
     rows: list[int] = []
-    for position, statement in enumerate(statements):
-        if settings["heads_only"] and statement.group not in ("", statement.id):
-            continue
-        views = view_texts(statement, settings["text_chars"])
-        for view in options.views:
-            if views[view]:
-                texts.append(views[view])
-                rows.append(position)
-    vectors = embedder.encode(texts, progress=options.progress, desc="embed views")
-    return DenseIndex.build(vectors, np.asarray(rows))
+    with _timed(options.timings, "dense.views"):
+        for position, statement in enumerate(statements):
+            if settings["heads_only"] and statement.group not in ("", statement.id):
+                continue
+            views = view_texts(statement, settings["text_chars"])
+            for view in options.views:
+                if views[view]:
+                    texts.append(views[view])
+                    rows.append(position)
+    with _timed(options.timings, "dense.embed"):
+        embedder = Embedder(options.model, options.backend, settings["max_length"])
+        vectors = embedder.encode(texts, progress=options.progress, desc="embed views")
+    with _timed(options.timings, "dense.faiss"):
+        return DenseIndex.build(vectors, np.asarray(rows))
 
 
 def build_index(out: Path, options: BuildOptions) -> dict:
