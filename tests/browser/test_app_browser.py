@@ -4,44 +4,30 @@ text holding script and HTML rendered as plain text."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
-import threading
-import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from tests.live_server import live_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
 ]
-TIMEOUT = 60_000  # ms; the first query also loads the embedding model
+TIMEOUT = 60_000  # ms: generous, the machine running the tests may be busy
 
 
 @pytest.fixture(scope="module")
 def server(ui_index_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The real app (`app.make_app`) served by uvicorn on a free port, in a thread."""
-    import uvicorn
-
     import app
 
     db = tmp_path_factory.mktemp("feedback") / "votes.sqlite"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app.make_app(str(ui_index_dir), db), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the app did not start"
-        time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}/", db
-    server.should_exit = True
-    thread.join(timeout=10)
+    with live_server(app.make_app(str(ui_index_dir), db)) as url:
+        yield url + "/", db
 
 
 @pytest.fixture(scope="module")
