@@ -47,15 +47,23 @@ class Embedder:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown embedding backend {self.backend!r}; choose one of {BACKENDS}")
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
+        path = resolve_model(self.model)
+        if self.backend == "onnx-int8":
+            # Serving needs no PyTorch: the cached ONNX file and the model's own tokenizer
+            # (tokenizer.json) are enough, which saves seconds and ~0.4 GB at start-up.
+            self._session = _onnx_session(_quantised_onnx(path))
+            self._tokenizer = _tokenizer(path, self.max_length)
+            self._dimension = int(self._session.get_outputs()[0].shape[-1])
+        else:
+            from sentence_transformers import SentenceTransformer
 
-        self._st = SentenceTransformer(resolve_model(self.model), device="cpu")
-        self._st.max_seq_length = self.max_length
-        self._session = self._onnx_session() if self.backend == "onnx-int8" else None
+            self._st = SentenceTransformer(path, device="cpu")
+            self._st.max_seq_length = self.max_length
+            self._dimension = int(self._st.get_embedding_dimension())
 
     @property
     def dimension(self) -> int:
-        return int(self._st.get_embedding_dimension())
+        return self._dimension
 
     def encode(self, texts: Sequence[str], progress: bool = False, desc: str = "embed") -> np.ndarray:
         """Vectors for `texts` (rows L2-normalised), computed in length-sorted batches."""
@@ -71,36 +79,52 @@ class Embedder:
         return out / np.maximum(norms, 1e-12)
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
-        if self._session is None:
+        if self.backend == "torch":
             return self._st.encode(texts, batch_size=len(texts), convert_to_numpy=True)
-        encoded = self._st.tokenizer(
-            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="np"
-        )
+        encodings = self._tokenizer.encode_batch(texts)
+        feeds = {
+            "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+        }
         names = [i.name for i in self._session.get_inputs()]
-        hidden = self._session.run(None, {n: encoded[n].astype(np.int64) for n in names})[0]
-        mask = encoded["attention_mask"][..., None].astype(np.float32)
+        hidden = self._session.run(None, {n: feeds[n] for n in names})[0]
+        mask = feeds["attention_mask"][..., None].astype(np.float32)
         return (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
 
-    def _onnx_session(self):  # type: ignore[no-untyped-def]
-        import onnxruntime
 
-        path = _quantised_onnx(self._st, resolve_model(self.model))
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = max(os.cpu_count() or 1, 1)
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+def _tokenizer(model_path: str, max_length: int):  # type: ignore[no-untyped-def]
+    """The model's fast tokenizer, truncating at `max_length` and padding each batch."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(Path(model_path) / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length)
+    tokenizer.enable_padding()
+    return tokenizer
 
 
-def _quantised_onnx(st, model_path: str) -> Path:  # type: ignore[no-untyped-def]
+def _onnx_session(path: Path):  # type: ignore[no-untyped-def]
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = max(os.cpu_count() or 1, 1)
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def _quantised_onnx(model_path: str) -> Path:
     """Export the transformer to ONNX and quantise it to int8, once per model (cached)."""
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     key = hashlib.sha256(model_path.encode()).hexdigest()[:16]
     cache = Path(os.environ.get("THEOREM_SEARCH_CACHE", Path.home() / ".cache" / "theorem-search"))
     target = cache / f"{key}-int8.onnx"
     if target.exists():
         return target
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from sentence_transformers import SentenceTransformer
+
     cache.mkdir(parents=True, exist_ok=True)
+    st = SentenceTransformer(model_path, device="cpu")
     transformer = st[0].auto_model.eval()
 
     class Encoder(torch.nn.Module):
