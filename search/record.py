@@ -7,6 +7,7 @@ this type so that one index, one ranking and one set of interfaces serve both.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -14,7 +15,7 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One searchable statement.
 
@@ -88,10 +89,18 @@ def write_parquet(statements: Iterable[Statement], path: Path) -> None:
     pq.write_table(pa.table(columns, schema=SCHEMA), path, compression="zstd")
 
 
+_SHARED_STRINGS = ("source", "kind", "name", "language", "module", "path", "package", "group")
+
+
 def read_parquet(path: Path) -> list[Statement]:
     """Read records written by `write_parquet` (column-wise: ~300k records in seconds)."""
     columns = pq.read_table(path, schema=SCHEMA).to_pydict()
     metas = [json.loads(m or "{}") for m in columns.pop("meta")]
+    # One string object per distinct value: kinds, modules and paths repeat, and every
+    # dependency is some record's name (a third of the records' memory otherwise).
+    for key in _SHARED_STRINGS:
+        columns[key] = [sys.intern(v) for v in columns[key]]
+    columns["deps"] = [[sys.intern(d) for d in deps] for deps in columns["deps"]]
     names = list(columns)
     return [
         Statement(**dict(zip(names, values)), meta=meta)
