@@ -54,7 +54,6 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     import gradio as gr
 
     from search.api.http import make_api
-    from search.api.service import SearchService
     from search.engine.engine import Engine
     from search.feedback.store import FeedbackStore
     from search.index.store import Index
@@ -68,8 +67,9 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     started = time.perf_counter()
     engine.index.embedder  # load the query encoder now, not during the first visitor's search
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
-    page = SearchPage(SearchService.from_engine(engine), FeedbackStore(feedback_db))
-    return gr.mount_gradio_app(make_api(engine), make_blocks(page), path="/", css=CSS)
+    api = make_api(engine)
+    page = SearchPage(api.state.service, FeedbackStore(feedback_db))
+    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS)
 
 
 def main(argv: list[str] | None = None) -> int:
