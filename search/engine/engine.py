@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
-from rapidfuzz import fuzz, process
 
 from search.engine import fusion
+from search.engine.names import NameTable
 from search.engine.query import ParsedQuery, parse_query
 from search.index.store import Index
 from search.record import Statement
@@ -69,7 +69,7 @@ class Engine:
 
     def __init__(self, index: Index) -> None:
         self.index = index
-        self._names = list(index.by_name)
+        self._names = NameTable(index.by_name)
         top = float(index.pagerank.max(initial=0.0))
         self._pagerank = index.pagerank / top if top > 0 else np.zeros_like(index.pagerank)
         self._dependents = np.minimum(
@@ -135,14 +135,11 @@ class Engine:
                 out["substring"] = self._substring(parsed.substrings, allowed, depth)
                 return out, bm25_full
             if parsed.kind == "name":
-                out["prefix"] = self._ranked_names(
-                    [n for n in self._names if _has_prefix(n, parsed.text.lower())], allowed, depth
-                )
-                close = process.extract(
-                    parsed.text.lower(), self._names, scorer=fuzz.ratio,
-                    score_cutoff=FUZZY_CUTOFF, limit=depth,
-                )
-                out["fuzzy"] = self._ranked_names([name for name, _, _ in close], allowed, depth)
+                name = parsed.text.lower()
+                out["prefix"] = self._ranked_names(self._names.with_prefix(name), allowed, depth)
+                if not exact:  # a misspelt name: the spelling signal is for names not found
+                    close = self._names.similar(name, FUZZY_CUTOFF, depth)
+                    out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
             words = tokenize(parsed.plain)
             bm25_full = index.lexical.scores(words)
@@ -158,8 +155,7 @@ class Engine:
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Names containing every needle, shortest (most specific) first, then by PageRank."""
-        names = [name for name in self._names if all(n in name for n in needles)]
-        return self._ranked_names(names, allowed, depth)
+        return self._ranked_names(self._names.containing(needles), allowed, depth)
 
     def _ranked_names(
         self, names: list[str], allowed: np.ndarray | None, depth: int
@@ -275,11 +271,6 @@ def _field(statement: Statement, key: str) -> Any:
     if key in ("source", "kind", "package", "module", "group"):
         return getattr(statement, key)
     return statement.meta.get(key, "")
-
-
-def _has_prefix(name: str, prefix: str) -> bool:
-    """`prefix` starts the full name or one of its dotted components (`succ_le` ~ `Nat.succ_le_succ`)."""
-    return name.startswith(prefix) or f".{prefix}" in name
 
 
 def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:

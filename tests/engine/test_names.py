@@ -1,0 +1,41 @@
+"""Name lookups agree with the brute-force loops they replace."""
+
+import random
+
+from rapidfuzz import fuzz, process
+
+from search.engine.names import NameTable
+
+NAMES = [
+    "nat.succ_le_succ", "nat.succ_le", "succ_le_iff", "mul_comm", "nat.mul_comm", "a",
+    "«term_∘_»", "set.mem_diff", "finset.sum_comm", "real.sin_le_one", "nat.succ_le_succ_iff",
+]
+
+
+def test_prefix_matches_whole_names_and_dotted_components() -> None:
+    table = NameTable(NAMES)
+    assert table.with_prefix("succ_le") == ["nat.succ_le", "nat.succ_le_succ", "nat.succ_le_succ_iff", "succ_le_iff"]
+    assert table.with_prefix("nat.succ_le_succ") == ["nat.succ_le_succ", "nat.succ_le_succ_iff"]
+    assert table.with_prefix("«term") == ["«term_∘_»"]
+    assert table.with_prefix("le_succ") == []  # inside a component, not a prefix
+    assert table.with_prefix("") == []
+
+
+def test_substrings_must_all_occur() -> None:
+    table = NameTable(NAMES)
+    assert table.containing(["comm"]) == ["finset.sum_comm", "mul_comm", "nat.mul_comm"]
+    assert table.containing(["succ", "iff"]) == ["nat.succ_le_succ_iff", "succ_le_iff"]
+    assert table.containing(["∘"]) == ["«term_∘_»"]
+    assert table.containing(["zzz"]) == []
+
+
+def test_similar_names_equal_a_full_scan() -> None:
+    rng = random.Random(0)
+    alphabet = "abcdefghij._"
+    names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(2, 30))) for _ in range(3000)]
+    table = NameTable(names)
+    for _ in range(50):
+        query = rng.choice(names)
+        query = query[: rng.randint(1, len(query))] + rng.choice(alphabet)
+        full = process.extract(query, sorted(set(names)), scorer=fuzz.ratio, score_cutoff=85, limit=None)
+        assert set(table.similar(query, 85, 10_000)) == {name for name, _, _ in full}
