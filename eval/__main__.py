@@ -1,4 +1,4 @@
-"""Command line: `python -m eval [retrieval | embeddings | judge ...]`.
+"""Command line: `python -m eval [retrieval | embeddings | judge ... | bench ...]`.
 
 Without arguments it reruns every evaluation that runs offline, each with its defaults:
 - the retrieval evaluation on MathlibQR's dev half over the default index with all five ranking
@@ -6,6 +6,8 @@ Without arguments it reruns every evaluation that runs offline, each with its de
 - the PCA and UMAP plots of the index's statement embeddings (`figures/embeddings_*.png`);
 - the judged tables from the saved export and verdicts (`eval/results/judge/*.tables.{md,json}`),
   skipped with a message when no verdicts have been imported.
+The performance benchmark (`python -m eval bench`, eval/bench) is not part of that run: it
+takes hours at full size (`--quick` checks it in about a minute).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from search import config
 
 from eval import embeddings
+from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.querysets import QuerySetError, detect_format, load_queries
 from eval.retrieval import VARIANTS
@@ -91,6 +94,7 @@ def parser() -> argparse.ArgumentParser:
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     judge_commands.add_parser(commands)
+    bench_cli.add_parser(commands)
     return root
 
 

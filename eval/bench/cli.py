@@ -1,0 +1,181 @@
+"""`python -m eval bench [build|latency|throughput|scale|all] [--quick] [--index DIR] [--out DIR]`.
+
+Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes issue 6
+asks for: builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
+and throughput over `--index`; 1M and 10M synthetic statements. That takes hours on 2 cores
+(the full build alone ~17 min a run): run one part at a time, on a quiet machine.
+
+`--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors, 2 clients,
+a dozen queries, one or two runs) in about a minute, to check that the benchmark still runs;
+its figures mean nothing, and it writes to a temporary directory unless `--out` is given.
+Without `--index`, quick mode builds its own tiny index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from search import config
+
+from eval.bench import build, latency, report, scale, throughput
+from eval.bench.measure import GB, machine
+
+log = logging.getLogger(__name__)
+
+RESULTS_DIR = config.REPO_DIR / "eval" / "results"
+FIGURES_DIR = config.REPO_DIR / "figures"
+MATHLIBQR = config.QUERIES_DIR / "mathlibqr_dev.json"
+LEANEXPLORE = config.QUERIES_DIR / "leanexplore_queries.txt"
+
+
+@dataclass
+class Plan:
+    """Sizes and repetitions of one benchmark run (full, or `--quick`)."""
+
+    runs: int
+    build_runs: int
+    build_sizes: list[str]
+    query_limit: int | None
+    first_runs: int
+    clients: list[int]
+    seconds: float
+    servers: list[str]
+    scale_sizes: list[int]
+    bm25_sizes: list[int]
+    n_queries: int
+
+
+FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query_limit=None, first_runs=5,
+            clients=[1, 4, 16, 64], seconds=10.0, servers=["api", "app"], scale_sizes=[1_000_000, 10_000_000],
+            bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100)
+QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
+             servers=["api"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20)
+QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
+
+
+def add_parser(commands: Any) -> None:
+    bench = commands.add_parser("bench", help="performance benchmark (not part of the default offline run)",
+                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    bench.add_argument("part", nargs="?", default="all", choices=(*report.PARTS, "all"))
+    bench.add_argument("--quick", action="store_true", help="tiny sizes: checks that it runs, not how fast")
+    bench.add_argument("--index", help=f"index for latency, throughput and the scale vocabulary "
+                       f"(default {config.DEFAULT_INDEX_DIR}; in quick mode a tiny one built here)")
+    bench.add_argument("--out", help=f"directory of bench.md and bench.json (default {RESULTS_DIR}; "
+                       "quick mode: a temporary directory)")
+    bench.add_argument("--figures", help=f"directory of bench_scale.png (default {FIGURES_DIR}, or --out in quick mode)")
+    bench.add_argument("--runs", type=int, help="runs per figure (default 5; quick 2)")
+    bench.add_argument("--build-runs", type=int, help="builds per size (default 5; quick 1)")
+    bench.add_argument("--build-sizes", help="comma-separated: N (first N Mathlib declarations) or full "
+                       "(default 10000,100000,full)")
+    bench.add_argument("--build-corpus", type=Path, default=build.MATHLIB,
+                       help="Lean JSON lines the build sizes are cut from")
+    bench.add_argument("--profile", default="quality", help="build profile (search/index/build.py PROFILES)")
+    bench.add_argument("--servers", help="comma-separated: api (make_api alone), app (app.py) (default both)")
+    bench.add_argument("--clients", help="comma-separated concurrent clients (default 1,4,16,64)")
+    bench.add_argument("--seconds", type=float, help="seconds per throughput burst (default 10)")
+    bench.add_argument("--queries", type=int, help="at most this many queries (default all 774)")
+    bench.add_argument("--scale-sizes", help="comma-separated synthetic vector counts (default 1000000,10000000)")
+    bench.add_argument("--bm25-sizes", help="comma-separated synthetic document counts (default 1M,3M,10M)")
+    bench.add_argument("--design", action="append", help="vector-index design FACTORY[@PARAM=V1/V2;...] "
+                       "(repeatable; default: eval/bench/scale.py default_designs)")
+    bench.add_argument("--memory-budget", type=float, default=12.0, help="GB a scale child may use before it is stopped")
+    bench.add_argument("--scratch", type=Path, help="scratch directory (default a temporary one, removed after)")
+    bench.set_defaults(run=run)
+
+
+def _plan(args: argparse.Namespace) -> Plan:
+    plan = QUICK if args.quick else FULL
+    ints = lambda text: [int(float(x)) for x in text.split(",") if x.strip()]  # noqa: E731
+    return Plan(
+        runs=args.runs or plan.runs, build_runs=args.build_runs or plan.build_runs,
+        build_sizes=args.build_sizes.split(",") if args.build_sizes else plan.build_sizes,
+        query_limit=args.queries or plan.query_limit, first_runs=args.runs or plan.first_runs,
+        clients=ints(args.clients) if args.clients else plan.clients, seconds=args.seconds or plan.seconds,
+        servers=args.servers.split(",") if args.servers else plan.servers,
+        scale_sizes=ints(args.scale_sizes) if args.scale_sizes else plan.scale_sizes,
+        bm25_sizes=ints(args.bm25_sizes) if args.bm25_sizes else plan.bm25_sizes, n_queries=plan.n_queries,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    plan = _plan(args)
+    parts = report.PARTS if args.part == "all" else (args.part,)
+    bad = [s for s in plan.build_sizes if s != "full" and not s.isdigit()]
+    if bad or any(s not in throughput.SERVERS for s in plan.servers):
+        print(f"python -m eval bench: build sizes are numbers or 'full', servers are {', '.join(throughput.SERVERS)}",
+              file=sys.stderr)
+        return 2
+    if args.design:
+        from eval.bench.ann import parse_design
+
+        try:
+            for spec in args.design:
+                parse_design(spec)
+        except ValueError as error:
+            print(f"python -m eval bench: {error}", file=sys.stderr)
+            return 2
+    scratch = args.scratch or Path(tempfile.mkdtemp(prefix="bench-"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    if args.quick:  # never over the real results
+        out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-quick-"))
+        figures = Path(args.figures) if args.figures else out
+    else:
+        out = Path(args.out) if args.out else RESULTS_DIR
+        figures = Path(args.figures) if args.figures else FIGURES_DIR
+    queries = {"mathlibqr": str(MATHLIBQR), "leanexplore": str(LEANEXPLORE), "limit": plan.query_limit}
+    try:
+        index = _index(args, scratch)
+        saved = report.load(out / "bench.json")
+        for part in parts:
+            log.info("bench: %s", part)
+            header = {"machine": machine(), "command": args.command_line, "quick": args.quick}
+            saved["parts"][part] = {**header, **_measure(part, args, plan, index, queries, scratch)}
+            paths = report.save(saved, out, figures)
+    except (RuntimeError, OSError, ValueError) as error:
+        print(f"python -m eval bench: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if not args.scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(report.to_markdown(saved))
+    print("\nwritten: " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _index(args: argparse.Namespace, scratch: Path) -> Path:
+    """The index to measure: --index, else the default one, else (quick) a tiny one built now."""
+    if args.index or not args.quick:
+        index = Path(args.index or config.DEFAULT_INDEX_DIR)
+        if not (index / "manifest.json").is_file():
+            raise ValueError(f"no index at {index}: build one with `python -m search build --out {index}`")
+        return index
+    from search.index.build import BuildOptions, build_index
+
+    index = scratch / "quick_index"
+    source = build.subset_source(int(QUICK.build_sizes[0]), scratch, args.build_corpus)
+    build_index(index, BuildOptions(sources=[source], progress=False))
+    return index
+
+
+def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queries: dict[str, Any],
+             scratch: Path) -> dict[str, Any]:
+    if part == "build":
+        return {"rows": build.measure(plan.build_sizes, plan.build_runs, scratch, queries, plan.runs,
+                                      args.profile, args.build_corpus)}
+    if part == "latency":
+        return latency.measure(index, queries, plan.runs, plan.first_runs)
+    if part == "throughput":
+        return {"servers": [throughput.measure(kind, index, queries, plan.clients, plan.seconds, plan.runs, scratch)
+                            for kind in plan.servers]}
+    designs = (lambda _: list(args.design)) if args.design else (
+        (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
+    return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,
+                         index / "records.parquet", designs, n_queries=plan.n_queries,
+                         memory_budget=int(args.memory_budget * GB))

@@ -1,0 +1,282 @@
+"""The benchmark's outputs: `bench.json` (every part's figures, each with the machine, the load
+and the command that measured it), `bench.md` (its tables, and issue 6's targets against the
+figures), and `bench_scale.png` (latency and memory against corpus size).
+
+Each part run replaces its own section of `bench.json` and keeps the others, so the parts can be
+measured at different times (and on a quieter machine) and still form one report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from matplotlib.figure import Figure
+
+from eval.report import json_number, markdown_table
+
+PARTS = ("build", "latency", "throughput", "scale")
+TARGET_RECALL = 0.95
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The saved report (its parts), or an empty one."""
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return {"parts": {}}
+
+
+def save(report: Mapping[str, Any], out_dir: Path, figures_dir: Path) -> list[Path]:
+    """Write bench.json, bench.md and the plot; the paths written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    data = out_dir / "bench.json"
+    data.write_text(json.dumps(_without_nan(report), indent=1, ensure_ascii=False, allow_nan=False) + "\n",
+                    encoding="utf-8")
+    markdown = out_dir / "bench.md"
+    markdown.write_text(to_markdown(report), encoding="utf-8")
+    return [data, markdown, plot(report, figures_dir / "bench_scale.png")]
+
+
+def _without_nan(value: Any) -> Any:
+    """JSON has no NaN (a percentile of no answer): null instead."""
+    if isinstance(value, Mapping):
+        return {key: _without_nan(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_nan(v) for v in value]
+    return json_number(value) if isinstance(value, float) else value
+
+
+def to_markdown(report: Mapping[str, Any]) -> str:
+    parts = report.get("parts", {})
+    out = ["# Benchmark", "",
+           "Written by `python -m eval bench`; see README, \"Performance\", for what each table means.",
+           "Times are medians over the runs given; percentiles are taken per run, then the median.", ""]
+    out += _targets(parts) + [""]
+    for name, render in (("build", _build), ("latency", _latency), ("throughput", _throughput), ("scale", _scale)):
+        if name in parts:
+            out += [f"## {name.capitalize()}", "", _measured(parts[name]), ""] + render(parts[name]) + [""]
+    return "\n".join(out)
+
+
+def _measured(part: Mapping[str, Any]) -> str:
+    m = part["machine"]
+    quick = " **Quick mode: tiny sizes, a check that it runs, not a measurement.**" if part.get("quick") else ""
+    return (f"Measured {m['date']} on {m['cpu']} ({m['cores']} cores, {m['memory_gb']} GB, "
+            f"{m['available_gb']} GB available), load average {'/'.join(str(x) for x in m['load_average'])} "
+            f"at the start, with `{part['command']}`.{quick}")
+
+
+def _ms(value: Any) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.1f}"
+
+
+def _build(part: Mapping[str, Any]) -> list[str]:
+    header = ["corpus", "records · vectors", "runs", "wall time", "peak RSS", "on disk", "parse", "text views",
+              "embed", "FAISS", "BM25", "PageRank", "query p50 / p95"]
+    rows = []
+    for row in part["rows"]:
+        s = row["stages_s"]
+        lat = row["latency"]["end_to_end"]
+        rows.append([row["source"], f"{row['records']:,} · {row['vectors']:,}", str(row["runs"]),
+                     _duration(row["wall_s"]), f"{row['peak_rss_gb']:.2f} GB", f"{row['disk_mb']:.0f} MB",
+                     *(f"{s[k]:.1f} s" for k in ("parse", "text views", "embed", "FAISS", "BM25", "PageRank")),
+                     f"{_ms(lat['p50'])} / {_ms(lat['p95'])} ms"])
+    return [markdown_table(header, rows), "",
+            "Stages from the build's manifest: parse = reading and parsing the sources into records and writing "
+            "them; BM25 = the lexical text views, tokenizing and both BM25+ indexes; PageRank = the dependency "
+            "graph's PageRank and dependents; text views, embed (model loading included), FAISS = the three "
+            "steps of the dense stage. Wall time is the whole `python -m search build` process. Query latency: "
+            "warm, `default` ranking, over the queries of the latency part, on the index just built."]
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds < 120 else f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
+def _latency(part: Mapping[str, Any]) -> list[str]:
+    warm, first = part["warm"], part["first_query"]
+    rows = [["end to end", *(_ms(warm["end_to_end"][p]) for p in ("p50", "p95", "p99"))]]
+    rows += [[stage, *(_ms(v[p]) for p in ("p50", "p95", "p99"))] for stage, v in warm["stages"].items()]
+    firsts = [[label, f"{first[key]:.2f} s"] for key, label in (
+        ("interpreter_s", "interpreter started"), ("imports_s", "engine imported"),
+        ("index_loaded_s", "index loaded"), ("engine_ready_s", "engine ready"),
+        ("first_answer_s", "first answer")) if key in first]
+    return [
+        f"Index `{part['index']}`: {warm['records']:,} records; {warm['queries']} queries (MathlibQR dev, every "
+        f"style, and LeanExplore's), ranking `{warm['variant']}`, k = 10, one at a time; {warm['runs']} passes "
+        f"after {5} warm-up queries. Index and encoder loaded in {warm['load_s']:.1f} s; RSS after the passes "
+        f"{warm['rss_gb']:.2f} GB (peak {warm['peak_rss_gb']:.2f} GB).", "",
+        "Warm latency (ms):", "", markdown_table(["stage", "p50", "p95", "p99"], rows), "",
+        "A stage a query skips counts as 0 for it; `other` is the rest of `Engine.search` (results, members).", "",
+        f"First query, in a fresh process (median of {first['runs']}), seconds since the process started:", "",
+        markdown_table(["moment", "since start"], firsts), "",
+        f"The first query itself took {first['first_query_s'] * 1000:.0f} ms (query encoder loaded on the way), "
+        f"the second {first['second_query_s'] * 1000:.1f} ms.",
+    ]
+
+
+def _throughput(part: Mapping[str, Any]) -> list[str]:
+    out = []
+    for server in part["servers"]:
+        rows = [[str(level["clients"]), f"{level['requests_per_s']:.1f}", _ms(level["p50"]), _ms(level["p95"]),
+                 _ms(level["p99"]), str(level["errors"]) + (f" ({level['first_error']})" if level["errors"] else "")]
+                for level in server["levels"]]
+        seconds = server["levels"][0]["seconds"] if server["levels"] else 0
+        out += [f"**{server['server']}** ({'make_api alone under uvicorn' if server['server'] == 'api' else 'app.py: API and Gradio UI'}), "
+                f"index `{server['index']}`: cold start {server['cold_start_s']:.1f} s (launch to first answer, median of "
+                f"{server['runs']} starts); RSS after the bursts {server['rss_gb']:.2f} GB, peak {server['peak_rss_gb']:.2f} GB. "
+                f"Bursts of {seconds:.0f} s, {server['runs']} per level, `GET /api/v1/search?q=...&k=10` over "
+                f"{server['queries']} queries:", "",
+                markdown_table(["clients", "requests/s", "p50 ms", "p95 ms", "p99 ms", "errors"], rows), ""]
+    return out
+
+
+def _scale(part: Mapping[str, Any]) -> list[str]:
+    rows = []
+    for row in part["vectors"]:
+        common = [f"{row['vectors']:,}", f"`{row['factory'] if 'factory' in row else row['design']}`"]
+        if "failed" in row:
+            rows.append([*common, "–", "–", "–", "–", "–", "–", f"{row['peak_rss_gb']:.1f} GB", row["failed"]])
+            continue
+        for setting in row["settings"]:
+            params = ", ".join(f"{k}={int(v) if float(v).is_integer() else v}" for k, v in setting["params"].items())
+            rows.append([*common, params or "–", f"{setting['recall_at_10']:.3f}", _ms(setting["p50"]),
+                         _ms(setting["p95"]), _duration(row["build_s"]),
+                         f"{row['rss_gb']:.2f} GB ({row['rss_file_gb']:.2f} mapped file)", f"{row['peak_rss_gb']:.2f} GB",
+                         f"{setting['runs']} run(s)"])
+    bm25 = [[f"{row['documents']:,}", f"{row.get('tokens', 0):,}", _duration(row["build_s"]) if "build_s" in row else "–",
+             f"{row['peak_rss_gb']:.2f} GB", _ms(row.get("p50")), _ms(row.get("p95")), row.get("failed", "ok")]
+            for row in part["bm25"]]
+    vocab = part.get("vocabulary", {})
+    return [
+        f"Random unit vectors in {part['dim']} dimensions; recall@10 against exact inner-product search over the "
+        f"same vectors ({part['vectors'][0].get('queries', '?') if part['vectors'] else '?'} random queries, ground "
+        "truth computed blockwise); each query searched alone on one thread; every design built in its own process "
+        f"under a {part['memory_budget_gb']:.0f} GB memory budget. `rerank=R`: R candidates re-scored exactly from "
+        "the memory-mapped vector file.", "",
+        markdown_table(["vectors", "design", "setting", "recall@10", "p50 ms", "p95 ms", "build", "RSS", "peak RSS",
+                        "runs / status"], rows), "",
+        f"BM25+ (`LexicalIndex`, bm25s) over synthetic documents drawn from the vocabulary of "
+        f"`{vocab.get('records', '?')}` ({vocab.get('tokens', 0):,} distinct tokens over {vocab.get('documents', 0):,} "
+        "documents, with their frequencies and lengths); latency = scoring every document for a real query and "
+        "taking the top 200:", "",
+        markdown_table(["documents", "tokens", "build", "peak RSS", "p50 ms", "p95 ms", "status"], bm25),
+    ]
+
+
+def _targets(parts: Mapping[str, Any]) -> list[str]:
+    """Issue 6's targets against the figures measured (on whatever index each part used)."""
+    rows = []
+    latency = parts.get("latency")
+    if latency:
+        p95 = latency["warm"]["end_to_end"]["p95"]
+        rows.append([f"query p95 ≤ 50 ms, single client ({latency['warm']['records']:,} records)",
+                     f"{p95:.1f} ms", _verdict(p95 <= 50)])
+    throughput = {s["server"]: s for s in parts.get("throughput", {}).get("servers", [])}
+    for kind, server in throughput.items():
+        level = next((lv for lv in server["levels"] if lv["clients"] == 16), None)
+        if level:
+            ok = level["requests_per_s"] >= 40 and level["p95"] <= 500 and level["errors"] == 0
+            rows.append([f"≥ 40 requests/s at 16 clients, p95 ≤ 500 ms, no error ({kind})",
+                         f"{level['requests_per_s']:.1f}/s, p95 {level['p95']:.0f} ms, {level['errors']} errors",
+                         _verdict(ok)])
+        rows.append([f"serving RSS ≤ 2 GB ({kind})", f"{server['rss_gb']:.2f} GB (peak {server['peak_rss_gb']:.2f})",
+                     _verdict(server["peak_rss_gb"] <= 2)])
+    if "app" in throughput:
+        rows.append(["cold start of the app ≤ 20 s", f"{throughput['app']['cold_start_s']:.1f} s",
+                     _verdict(throughput["app"]["cold_start_s"] <= 20)])
+    full = [row for row in parts.get("build", {}).get("rows", []) if row["size"] == "full"]
+    if full:
+        rows.append([f"build of the full default corpus ≤ 15 min (profile {full[0]['profile']})",
+                     _duration(full[0]["wall_s"]), _verdict(full[0]["wall_s"] <= 900)])
+    largest = [r for r in parts.get("scale", {}).get("vectors", []) if "settings" in r]
+    if largest:
+        top = max(r["vectors"] for r in largest)
+        rows.append([f"{top:,} synthetic vectors: p95 ≤ 200 ms, recall@10 ≥ 0.95, RSS ≤ 8 GB",
+                     *_best_design([r for r in largest if r["vectors"] == top])])
+    if not rows:
+        return []
+    return ["## Targets (issue 6)", "", markdown_table(["target", "measured", "met"], rows), "",
+            "A verdict holds for the index and machine load its part names below; the targets are for the full "
+            "default corpus on 2 idle cores."]
+
+
+def _best_design(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The fastest setting that reaches the recall target within 8 GB, else the most accurate one."""
+    candidates = [(s["p95"], row, s) for row in rows for s in row["settings"]
+                  if s["recall_at_10"] >= TARGET_RECALL and row["peak_rss_gb"] <= 8]
+    if candidates:
+        p95, row, setting = min(candidates, key=lambda c: c[0])
+        return [f"`{row['design']}` {setting['params']}: recall {setting['recall_at_10']:.3f}, p95 {p95:.0f} ms, "
+                f"peak RSS {row['peak_rss_gb']:.1f} GB", _verdict(p95 <= 200)]
+    recall, row, setting = max(((s["recall_at_10"], row, s) for row in rows for s in row["settings"]),
+                               key=lambda c: c[0])
+    return [f"no setting reaches recall 0.95 within 8 GB; best: `{row['design']}` {setting['params']}, recall "
+            f"{recall:.3f} at p95 {setting['p95']:.0f} ms", _verdict(False)]
+
+
+def _verdict(ok: bool) -> str:
+    return "yes" if ok else "**no**"
+
+
+def plot(report: Mapping[str, Any], path: Path) -> Path:
+    """Query latency (p95) and memory against corpus size, log-log, one line per component."""
+    parts = report.get("parts", {})
+    figure = Figure(figsize=(12, 4.8))
+    latency_axes, memory_axes = figure.subplots(1, 2)
+    engine_latency, engine_memory, build_memory = [], [], []
+    for row in parts.get("build", {}).get("rows", []):
+        engine_latency.append((row["records"], row["latency"]["end_to_end"]["p95"]))
+        engine_memory.append((row["records"], row["latency"]["rss_gb"]))
+        build_memory.append((row["records"], row["peak_rss_gb"]))
+    if "latency" in parts:
+        warm = parts["latency"]["warm"]
+        engine_latency.append((warm["records"], warm["end_to_end"]["p95"]))
+        engine_memory.append((warm["records"], warm["rss_gb"]))
+    _line(latency_axes, engine_latency, "engine end to end (real statements)", "o-")
+    _line(memory_axes, engine_memory, "serving engine (real statements)", "o-")
+    _line(memory_axes, build_memory, "index build, peak (real statements)", "s--")
+    scale = parts.get("scale", {})
+    bm25 = [r for r in scale.get("bm25", []) if "p95" in r]
+    _line(latency_axes, [(r["documents"], r["p95"]) for r in bm25], "BM25+ scoring (synthetic)", "^-")
+    _line(memory_axes, [(r["documents"], r["peak_rss_gb"]) for r in bm25], "BM25+ build, peak (synthetic)", "^--")
+    designs: dict[str, list[Mapping[str, Any]]] = {}
+    for row in scale.get("vectors", []):
+        if "settings" in row:
+            designs.setdefault(row["factory"], []).append(row)
+    for factory, rows in designs.items():
+        points, memory = [], []
+        for row in sorted(rows, key=lambda r: r["vectors"]):
+            best = max(row["settings"], key=lambda s: (s["recall_at_10"], -s["p95"]))
+            points.append((row["vectors"], best["p95"], best["recall_at_10"]))
+            memory.append((row["vectors"], row["rss_gb"]))
+        _line(latency_axes, [(n, p) for n, p, _ in points], f"{factory} (synthetic; most accurate setting)", ".:")
+        for n, p, recall in points:
+            latency_axes.annotate(f"R {recall:.2f}", (n, p), fontsize=7, textcoords="offset points", xytext=(3, 3))
+        _line(memory_axes, memory, f"{factory} (synthetic)", ".:")
+    for axes, label in ((latency_axes, "query latency p95 (ms)"), (memory_axes, "memory (GB)")):
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlabel("corpus size (statements or vectors)")
+        axes.set_ylabel(label)
+        axes.grid(True, which="both", alpha=0.3)
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(fontsize=7)
+    latency_axes.axhline(50, color="grey", lw=0.8, ls="--")
+    latency_axes.axhline(200, color="grey", lw=0.8, ls="-.")
+    memory_axes.axhline(2, color="grey", lw=0.8, ls="--")
+    memory_axes.axhline(8, color="grey", lw=0.8, ls="-.")
+    figure.suptitle("Latency and memory against corpus size (dashed: targets 50 ms / 2 GB; dash-dot: 200 ms / 8 GB at 10M)",
+                    fontsize=9)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    return path
+
+
+def _line(axes: Any, points: Sequence[tuple[float, float]], label: str, style: str) -> None:
+    points = sorted((x, y) for x, y in points if y is not None and not math.isnan(y) and y > 0)
+    if points:
+        axes.plot([x for x, _ in points], [y for _, y in points], style, label=label)

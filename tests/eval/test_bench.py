@@ -1,0 +1,127 @@
+"""The performance benchmark: its measuring pieces on small data, and `--quick` end to end."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from eval.__main__ import main
+from eval.bench import report
+from eval.bench.ann import parse_design
+from eval.bench.measure import median_of_runs, percentiles, run_child
+from eval.bench.synthetic import Vocabulary, documents, exact_top_k, write_vectors
+
+MB = 1024**2
+
+
+def test_design_sweeps_every_combination_and_refuses_garbage() -> None:
+    design = parse_design("IVF64,PQ48np@nprobe=1/8;rerank=100/1000")
+    assert design.factory == "IVF64,PQ48np" and not design.binary
+    assert design.sweep == [{"nprobe": 1, "rerank": 100}, {"nprobe": 1, "rerank": 1000},
+                            {"nprobe": 8, "rerank": 100}, {"nprobe": 8, "rerank": 1000}]
+    assert parse_design("BFlat").binary and parse_design("Flat").sweep == [{}]
+    for bad in ("@nprobe=1", "Flat@nprobe", "Flat@nprobe=many"):
+        with pytest.raises(ValueError, match="design"):
+            parse_design(bad)
+
+
+def test_percentiles_and_medians_over_runs() -> None:
+    assert percentiles([0.001 * i for i in range(1, 101)])["p95"] == pytest.approx(95.05)
+    runs = [{"p95": 10.0, "stages": {"embed": {"p95": 4.0}}, "label": "x"},
+            {"p95": 30.0, "stages": {"embed": {"p95": 2.0}}},
+            {"p95": 20.0, "stages": {"embed": {"p95": 9.0}}}]
+    assert median_of_runs(runs) == {"p95": 20.0, "stages": {"embed": {"p95": 4.0}}}
+
+
+def test_blockwise_ground_truth_is_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("eval.bench.synthetic.BLOCK", 300)  # several blocks, the last one short
+    vectors, queries = tmp_path / "v.f32", tmp_path / "q.npy"
+    write_vectors(str(vectors), 1000, 16, seed=1)
+    data = np.fromfile(vectors, dtype=np.float32).reshape(1000, 16)
+    assert np.allclose(np.linalg.norm(data, axis=1), 1.0, atol=1e-5)
+    q = np.random.default_rng(2).standard_normal((7, 16)).astype(np.float32)
+    np.save(queries, q)
+    exact_top_k(str(vectors), str(queries), 10, 16, str(tmp_path / "truth.npy"))
+    expected = np.argsort(-(q @ data.T), axis=1)[:, :10]
+    assert np.array_equal(np.load(tmp_path / "truth.npy"), expected)
+
+
+def test_synthetic_documents_follow_the_vocabulary() -> None:
+    vocabulary = Vocabulary(np.array(["ring", "group", "rare"]), np.array([600, 399, 1]), np.array([3, 5]))
+    docs = documents(vocabulary, 2000, seed=0)
+    assert len(docs) == 2000 and {len(d) for d in docs} == {3, 5}
+    words = [w for d in docs for w in d]
+    assert 0.55 < words.count("ring") / len(words) < 0.65
+
+
+def test_child_peak_memory_is_its_own_and_a_budget_stops_it() -> None:
+    allocate = "import numpy as np; x = np.ones({} * 1024**2 // 8); print(x.sum())"
+    small = run_child([sys.executable, "-c", allocate.format(10)])
+    large = run_child([sys.executable, "-c", allocate.format(300)])
+    assert small.ok and large.ok
+    assert small.peak_rss < 150 * MB  # not the benchmark process's own size
+    assert 300 * MB < large.peak_rss < 400 * MB
+    stopped = run_child([sys.executable, "-c", allocate.format(2000) + "; import time; time.sleep(5)"],
+                        memory_budget=200 * MB)
+    assert stopped.over_budget and not stopped.ok and "budget" in stopped.failure()
+
+
+def test_targets_pick_the_fastest_design_that_reaches_the_recall() -> None:
+    def row(design: str, peak: float, *settings: tuple[float, float]) -> dict:
+        return {"design": design, "factory": design, "vectors": 10_000_000, "peak_rss_gb": peak,
+                "settings": [{"params": {"nprobe": i}, "recall_at_10": r, "p95": p} for i, (r, p) in enumerate(settings)]}
+
+    rows = [row("IVF,SQ8", 4.0, (0.5, 10.0), (0.96, 300.0)), row("BFlat", 1.0, (0.97, 150.0)),
+            row("Flat", 15.0, (1.0, 20.0))]
+    text, verdict = report._best_design(rows)
+    assert text.startswith("`BFlat`") and verdict == "yes"
+    text, verdict = report._best_design(rows[:1])
+    assert text.startswith("`IVF,SQ8`") and "p95 300 ms" in text and verdict == "**no**"
+    text, verdict = report._best_design([row("IVF,PQ", 1.0, (0.5, 10.0), (0.9, 50.0))])
+    assert text.startswith("no setting reaches recall 0.95") and "recall 0.900" in text and verdict == "**no**"
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path, shared_dir: Path) -> Path:
+    out = tmp_path_factory.mktemp("bench")
+    corpus = fixtures_dir / "jsonl" / "mathlib_small.jsonl"
+    assert main(["bench", "--quick", "--out", str(out), "--build-corpus", str(corpus)]) == 0
+    return out
+
+
+@pytest.mark.integration
+def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path) -> None:
+    data = json.loads((quick_run / "bench.json").read_text())
+    parts = data["parts"]
+    assert set(parts) == set(report.PARTS)
+    for part in parts.values():
+        assert part["quick"] and part["machine"]["cores"] >= 1 and part["command"].startswith("python -m eval bench")
+    built = parts["build"]["rows"][0]
+    assert built["records"] > 0 and built["disk_mb"] > 0 and 0 < built["peak_rss_gb"] < 4
+    assert set(built["stages_s"]) == {"parse", "text views", "embed", "FAISS", "BM25", "PageRank"}
+    warm = parts["latency"]["warm"]
+    assert warm["queries"] == 12 and 0 < warm["end_to_end"]["p50"] <= warm["end_to_end"]["p95"]
+    assert parts["latency"]["first_query"]["first_answer_s"] > parts["latency"]["first_query"]["index_loaded_s"]
+    server = parts["throughput"]["servers"][0]
+    assert [level["clients"] for level in server["levels"]] == [1, 2]
+    assert all(level["errors"] == 0 and level["requests_per_s"] > 0 for level in server["levels"])
+    designs = {row["factory"]: row for row in parts["scale"]["vectors"]}
+    assert designs["Flat"]["settings"][0]["recall_at_10"] == 1.0  # exact search against exact search
+    assert all(0 <= s["recall_at_10"] <= 1 for row in designs.values() for s in row["settings"])
+    assert parts["scale"]["bm25"][0]["documents"] == 2000 and "failed" not in parts["scale"]["bm25"][0]
+    markdown = (quick_run / "bench.md").read_text()
+    assert "## Targets (issue 6)" in markdown and "Quick mode" in markdown and "| `Flat` |" in markdown
+    assert (quick_run / "bench_scale.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_bad_arguments_fail_cleanly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "scale", "--quick", "--design", "Flat@nprobe"]) == 2
+    assert main(["bench", "build", "--quick", "--build-sizes", "ten"]) == 2
+    assert main(["bench", "latency", "--index", str(tmp_path / "none"), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "design 'Flat@nprobe'" in err and "Traceback" not in err
+    assert f"no index at {tmp_path / 'none'}" in err and not (tmp_path / "bench.json").exists()
