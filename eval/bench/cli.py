@@ -132,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
     queries = {"mathlibqr": str(MATHLIBQR), "leanexplore": str(LEANEXPLORE), "limit": plan.query_limit}
     try:
         index = _index(args, scratch)
-        saved = report.load(out / "bench.json")
         for part in parts:
             log.info("bench: %s", part)
             header = {"machine": machine(), "command": args.command_line, "quick": args.quick}
-            saved["parts"][part] = {**header, **_measure(part, args, plan, index, queries, scratch)}
+            measured = {**header, **_measure(part, args, plan, index, queries, scratch)}
+            saved = report.load(out / "bench.json")  # read now: another part may have been saved meanwhile
+            saved["parts"][part] = measured
             paths = report.save(saved, out, figures)
     except (RuntimeError, OSError, ValueError) as error:
         print(f"python -m eval bench: {error}", file=sys.stderr)
