@@ -3,7 +3,10 @@
 One server: the HTTP APIs at their paths and the Gradio search page at `/`. The index comes
 from `--index`, else `INDEX_DIR`, else `./index`; an `hf://` address is fetched from the
 Hugging Face Hub once (`huggingface_hub.snapshot_download`, kept in its cache), for a Space.
-Votes go to `--feedback-db`, else `FEEDBACK_DB`, else `./feedback.sqlite`.
+Votes (the page's thumbs and `POST /api/v1/feedback`) go to `--feedback-db`, else
+`FEEDBACK_DB`, else `./feedback.sqlite`. Every request passes the guard of `search/api/guard.py`
+(body size, requests per client per minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`);
+behind a proxy, uvicorn's `FORWARDED_ALLOW_IPS` names the proxies whose client address to trust.
 """
 
 from __future__ import annotations
@@ -67,8 +70,9 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     started = time.perf_counter()
     engine.index.embedder  # load the query encoder now, not during the first visitor's search
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
-    api = make_api(engine)
-    page = SearchPage(api.state.service, FeedbackStore(feedback_db))
+    store = FeedbackStore(feedback_db)
+    api = make_api(engine, feedback_store=store)
+    page = SearchPage(api.state.service, store)
     return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS)
 
 

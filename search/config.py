@@ -35,6 +35,13 @@ APP_MAX_RESULTS = 50
 API_MAX_RESULTS = 100
 API_MAX_QUERY_CHARS = 2000
 API_MAX_QUERIES = 10
+#: Request guard of the whole server (search/api/guard.py; README, "Limits and guarantees"):
+#: the largest request body (a LeanSearch request at its bounds, 10 queries of 2,000
+#: characters written as JSON `\uXXXX` escapes, fits), and requests per client address per
+#: minute to the search APIs, MCP and the page's search and vote events; 0 turns the rate
+#: limit off. Behind a proxy, uvicorn's FORWARDED_ALLOW_IPS says whose client address to trust.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES") or 256 * 1024)
+API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
 #: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
 #: behind a Space's proxy. Comma-separated; a port may be `*`.
 MCP_ALLOWED_HOSTS = tuple(

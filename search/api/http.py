@@ -4,6 +4,7 @@
 mounted at `/` (`gr.mount_gradio_app(api, blocks, path="/")`): its routes (`/search`, `/json`,
 `/api/search`, `/api/v1/...`, `/mcp`, `/docs`, `/openapi.json`) are matched before the mount
 and none of them is one of Gradio's (`/`, `/config`, `/gradio_api/...`, `/static/...`, ...).
+`RequestGuard` (search/api/guard.py) wraps the whole application, the mounted page included.
 
 Every error is JSON with an `error` message (and the fields the imitated API adds: Loogle's
 `suggestions`, LeanStateSearch's `schema`), never a traceback: bad input is a 4xx, and an
@@ -22,10 +23,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from search.api import leansearch, loogle, mcp, native, statesearch
+from search import config
+from search.api import feedback, leansearch, loogle, mcp, native, statesearch
+from search.api.guard import RequestGuard
 from search.api.limits import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService
 from search.engine.engine import Engine
+from search.feedback.store import FeedbackStore
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +42,12 @@ Search Lean declarations and informal mathematics, in four shapes:
 - `/api/v1/...`: the native API with every filter, ranking variant and field;
 
 and as MCP tools (`search`, `get_by_id`, `get_dependencies`) at `/mcp` (streamable HTTP).
+With the app, `POST /api/v1/feedback` stores a thumb up or down before it answers.
 
 Limits: at most {MAX_RESULTS} results per query, {MAX_QUERY_CHARS} characters per query,
-{MAX_QUERIES} query strings per LeanSearch request. Errors are JSON objects with an `error`
-message; bad input is a 4xx.
+{MAX_QUERIES} query strings per LeanSearch request, {{max_body}} bytes per request body (413
+past it), {{per_minute}} search requests per client per minute (429 with `Retry-After` past it).
+Errors are JSON objects with an `error` message; bad input is a 4xx.
 """
 
 #: Fields every error of a path carries, as the API it imitates answers them.
@@ -51,9 +57,19 @@ ERROR_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def make_api(engine: Engine) -> FastAPI:
+def make_api(
+    engine: Engine,
+    feedback_store: FeedbackStore | None = None,
+    rate_limit: int | None = None,
+    max_body_bytes: int | None = None,
+) -> FastAPI:
     """The application over `engine`'s index. Its `SearchService` (filter catalogue and reverse
-    dependency map, built here, once) is `api.state.service`, for the UI to share."""
+    dependency map, built here, once) is `api.state.service`, for the UI to share. With a
+    `feedback_store`, `POST /api/v1/feedback` writes votes to it. The request guard's bounds
+    default to `config.API_RATE_LIMIT_PER_MINUTE` (0: no rate limit) and
+    `config.API_MAX_BODY_BYTES`."""
+    per_minute = config.API_RATE_LIMIT_PER_MINUTE if rate_limit is None else rate_limit
+    max_body = config.API_MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
     service = SearchService.from_engine(engine)
     server = mcp.make_server(service)
 
@@ -63,13 +79,17 @@ def make_api(engine: Engine) -> FastAPI:
             yield
 
     api = FastAPI(
-        title="Theorem search", version=engine.index.version, description=DESCRIPTION, lifespan=lifespan
+        title="Theorem search", version=engine.index.version, lifespan=lifespan,
+        description=DESCRIPTION.format(max_body=max_body, per_minute=per_minute or "any number of"),
     )
     api.state.service = service
     sessions = mcp.mount(api, server)
     for module in (leansearch, loogle, statesearch, native):
         api.include_router(module.router(service))
+    if feedback_store is not None:
+        api.include_router(feedback.router(service, feedback_store))
     _add_error_handlers(api)
+    api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute)
     return api
 
 

@@ -43,7 +43,9 @@ def expected_names(engine: Engine, query: str, k: int, kinds: tuple[str, ...] = 
 
 @pytest.fixture(scope="package")
 def api(engine: Engine) -> FastAPI:
-    return make_api(engine)
+    """Without a rate limit: these tests send hundreds of requests from one client within a
+    minute (test_guard.py tests the limit)."""
+    return make_api(engine, rate_limit=0)
 
 
 @pytest.fixture(scope="package")
