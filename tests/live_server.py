@@ -1,13 +1,31 @@
-"""Serve an ASGI app with uvicorn on a free local port, in a thread, for tests that need a real
-server (a browser, an MCP client)."""
+"""Real servers for tests that need one: an ASGI app served by uvicorn in a thread (a browser,
+an MCP client), or `python app.py` in a child process that a test can load, kill with SIGKILL
+and start again (the load and crash tests)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 @contextmanager
@@ -15,9 +33,7 @@ def live_server(app: Any, start_timeout: float = 60) -> Iterator[str]:
     """Yield the server's base URL (`http://127.0.0.1:PORT`) while it runs; stop it after."""
     import uvicorn
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -30,3 +46,65 @@ def live_server(app: Any, start_timeout: float = 60) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@dataclass
+class AppProcess:
+    """`python app.py --index INDEX --feedback-db DB --port PORT` as a child process, on the same
+    port and database each time it is started; its log goes to `log`."""
+
+    index: Path
+    feedback_db: Path
+    log: Path
+    env: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 180) -> float:
+        """Start the app and wait until it answers; the seconds that took."""
+        started = time.monotonic()
+        command = [sys.executable, str(REPO / "app.py"), "--index", str(self.index),
+                   "--feedback-db", str(self.feedback_db), "--port", str(self.port)]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+                                            env={**os.environ, **self.env})
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"app.py exited with {self.process.returncode}:\n{self.log.read_text()[-3000:]}")
+            assert time.monotonic() - started < timeout, f"app.py did not answer within {timeout} s"
+            try:
+                if httpx.get(f"{self.url}/api/v1/index", timeout=5).status_code == 200:
+                    return time.monotonic() - started
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler, no flush, no close."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def rss_bytes(self) -> int:
+        """The process's resident memory now (Linux /proc)."""
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS line")
+
+
+@contextmanager
+def app_process(index: Path, feedback_db: Path, log: Path, env: dict[str, str] | None = None) -> Iterator[AppProcess]:
+    """A started AppProcess, killed when the block ends (whatever state it is in)."""
+    app = AppProcess(index, feedback_db, log, env or {})
+    try:
+        app.start()
+        yield app
+    finally:
+        if app.process is not None and app.process.poll() is None:
+            app.kill()

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Annotated, Any, Iterator, Literal
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -110,5 +111,15 @@ def mount(api: FastAPI, server: MCPServer) -> StreamableHTTPSessionManager:
     app = server.streamable_http_app(
         streamable_http_path=PATH, stateless_http=True, json_response=True, transport_security=security
     )
+    api.add_api_route(PATH, _no_event_stream, methods=["GET"], include_in_schema=False)
     api.router.routes.extend(app.routes)
     return server.session_manager
+
+
+def _no_event_stream() -> JSONResponse:
+    """GET opens a server-to-client event stream; stateless, the server never sends on one, so
+    it answers 405 as the MCP specification allows instead of holding the connection open."""
+    return JSONResponse(
+        {"error": f"this MCP endpoint is stateless and opens no event stream; POST JSON-RPC to {PATH}"},
+        status_code=405, headers={"Allow": "POST, DELETE"},
+    )

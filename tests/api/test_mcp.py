@@ -5,40 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from typing import Any, Iterator
 
 import gradio as gr
 import httpx
 import pytest
-import uvicorn
 from mcp import Client
 
 from search.api.http import make_api
 from search.engine.engine import Engine
+from tests.live_server import live_server
 
 
 @pytest.fixture(scope="module")
 def base_url(engine: Engine) -> Iterator[str]:
-    api = make_api(engine)
+    """No rate limit: each MCP session is several requests (test_guard.py tests the limit)."""
+    api = make_api(engine, rate_limit=0)
     with gr.Blocks() as blocks:
         gr.Markdown("UI")
     gr.mount_gradio_app(api, blocks, path="/")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(api, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with live_server(api, start_timeout=30) as url:
+        yield url
 
 
 def call(base_url: str, tool: str, arguments: dict[str, Any]) -> Any:
@@ -96,3 +83,74 @@ def test_gradio_and_the_http_api_share_the_server(base_url: str) -> None:
     assert hits[0]["name"] == "Real.sin"
     answer = httpx.post(f"{base_url}/search", json={"query": ["sine"], "num_results": 1}).json()
     assert json.dumps(answer) and len(answer[0]) == 1
+
+
+#: (tool, arguments, part of the error message) for input no tool can answer.
+BAD_CALLS = [
+    ("search", {"query": ""}, "the query is empty"),
+    ("search", {"query": " \t\n "}, "the query is empty"),
+    ("search", {"query": "x" * 100_000}, "at most 2000 characters"),
+    ("search", {"query": "nul\x00byte"}, "control character U+0000"),
+    ("search", {"query": "bell\x07"}, "control character U+0007"),
+    ("search", {"query": 5}, "valid string"),
+    ("search", {"query": ["ring"]}, "valid string"),
+    ("search", {}, "query"),
+    ("search", {"query": "ring", "limit": 0}, "greater than or equal to 1"),
+    ("search", {"query": "ring", "limit": -3}, "greater than or equal to 1"),
+    ("search", {"query": "ring", "limit": 10**12}, "less than or equal to 100"),
+    ("search", {"query": "ring", "limit": "ten"}, "valid integer"),
+    ("search", {"query": "ring", "limit": 2.5}, "valid integer"),
+    ("search", {"query": "ring", "variant": "best"}, "variant"),
+    ("search", {"query": "ring", "filters": {"colour": "red"}}, "unknown filter 'colour'"),
+    ("search", {"query": "ring", "filters": {"kind": "theorm"}}, "no record has kind = 'theorm'"),
+    ("search", {"query": "ring", "filters": ["kind"]}, "valid dictionary"),
+    ("search", {"query": "ring", "source": "extra"}, "valid list"),
+    ("get_by_id", {"id": ""}, "no statement has the id ''"),
+    ("get_by_id", {"id": 3}, "valid string"),
+    ("get_dependencies", {"id": "extra:Real.sin", "direction": "up"}, "direction"),
+    ("get_dependencies", {"id": "extra:Real.sin", "limit": 0}, "greater than or equal to 1"),
+    ("nosuch", {}, "Unknown tool"),
+]
+
+
+def test_bad_input_to_every_tool_is_a_tool_error_with_a_message(base_url: str) -> None:
+    async def run() -> list[Any]:
+        async with Client(f"{base_url}/mcp") as client:
+            return [await client.call_tool(tool, arguments) for tool, arguments, _ in BAD_CALLS]
+
+    for (tool, arguments, message), result in zip(BAD_CALLS, asyncio.run(run())):
+        assert result.is_error, (tool, arguments)
+        text = result.content[0].text
+        assert message in text and "Traceback" not in text, (tool, text[:300])
+
+
+def test_odd_but_valid_queries_are_answered(base_url: str) -> None:
+    """Unbalanced LaTeX and Lean fragments are queries like any other."""
+    queries = ["$\\frac{1}{", "\\begin{theorem} a < b", "theorem foo : ∀ x : ℕ, (x + ⟨", "⊢", "«»", "%%%"]
+
+    async def run() -> list[Any]:
+        async with Client(f"{base_url}/mcp") as client:
+            return [await client.call_tool("search", {"query": q, "limit": 3}) for q in queries]
+
+    for query, result in zip(queries, asyncio.run(run())):
+        assert not result.is_error and isinstance(result.structured_content["result"], list), query
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        (b"{not json", -32700),
+        (b"[]", -32602),
+        (b"5", -32602),
+        (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "x"}).encode(), -32602),
+    ],
+)
+def test_malformed_json_rpc_is_a_4xx_with_a_json_rpc_error(base_url: str, body: bytes, code: int) -> None:
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    response = httpx.post(f"{base_url}/mcp", content=body, headers=headers)
+    assert response.status_code == 400 and response.json()["error"]["code"] == code
+
+
+def test_get_opens_no_event_stream_that_would_never_carry_anything(base_url: str) -> None:
+    response = httpx.get(f"{base_url}/mcp", headers={"accept": "text/event-stream"}, timeout=10)
+    assert response.status_code == 405 and "POST" in response.headers["allow"]
