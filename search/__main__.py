@@ -34,12 +34,15 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _query(args: argparse.Namespace) -> int:
+    """Checked as the APIs check a search (empty or over-long text, control characters, `-k`,
+    variant, filter names and values), so that bad input is a message, not a quiet odd answer."""
+    from search.api.service import SearchService
     from search.engine.engine import Engine
     from search.index.store import Index
 
     filters = {k: v for k, v in (("source", args.source), ("kind", args.kind)) if v}
-    engine = Engine(Index.load(args.index))
-    results = engine.search(args.text, k=args.k, filters=filters, variant=args.variant)
+    service = SearchService.from_engine(Engine(Index.load(args.index)))
+    results = service.search(args.text, k=args.k, filters=filters, variant=args.variant)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
         return 0
@@ -153,6 +156,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    from search.api.limits import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable
     from search.index.manifest import IndexLoadError
 
@@ -160,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except (IndexLoadError, TheoremSearchUnavailable, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except ApiError as error:
+        near = [s for s in error.extra.get("suggestions") or [] if s not in error.message]
+        hint = f" (did you mean: {', '.join(near)}?)" if near else ""
+        print(f"error: {error.message}{hint}", file=sys.stderr)
         return 2
 
 

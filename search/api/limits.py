@@ -32,8 +32,9 @@ class ApiError(Exception):
 
 
 def clean_query(text: str, what: str = "query") -> str:
-    """The query without surrounding space; refused when empty, too long or holding control
-    characters (tabs and line breaks are kept: a goal state has several lines)."""
+    """The query without surrounding space; refused when empty, too long, or holding control
+    characters (tabs and line breaks are kept: a goal state has several lines) or lone UTF-16
+    surrogates (a browser's JSON can carry them; they are no text and no encoder takes them)."""
     text = text.strip()
     if not text:
         raise ApiError(400, f"the {what} is empty: give words, LaTeX, Lean notation or a Lean name")
@@ -42,8 +43,11 @@ def clean_query(text: str, what: str = "query") -> str:
             400, f"the {what} has {len(text)} characters; at most {MAX_QUERY_CHARS} are accepted"
         )
     for char in text:
-        if char not in "\t\n\r" and unicodedata.category(char) == "Cc":
+        category = unicodedata.category(char)
+        if category == "Cc" and char not in "\t\n\r":
             raise ApiError(400, f"the {what} contains the control character U+{ord(char):04X}")
+        if category == "Cs":
+            raise ApiError(400, f"the {what} contains U+{ord(char):04X}, half of a surrogate pair, not a character")
     return text
 
 

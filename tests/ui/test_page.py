@@ -3,13 +3,16 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from search.api.service import SearchService
 from search.engine.engine import Engine
 from search.feedback.store import FeedbackStore
 from search.index.store import Index
 from search.ui.page import HINT, SearchPage
-from search.ui.share import SearchRequest
+from search.ui.share import SearchRequest, from_pairs
+from tests.strategies import FUZZ, SPECIMENS, texts
 from tests.ui.fixture_index import HOSTILE_LATEX, HOSTILE_LEAN
 
 
@@ -88,3 +91,33 @@ def test_votes_are_stored_changed_and_shown_again(page: SearchPage) -> None:
     record, _ = page.run(SearchRequest(record=first), "s1")
     assert page.vote(record, "s1", first, 1) == (False, "⚠️ votes are on the results of a search")
     assert len(list(page.store.votes())) == 1
+
+
+@pytest.mark.parametrize("query", [q for q in SPECIMENS if q.strip()] + ["ring" + "\u0301" * 50])
+def test_any_text_in_the_query_box_gets_results_or_a_message(page: SearchPage, query: str) -> None:
+    result, status = page.run(page.check(SearchRequest(query, k=5))[0], "s1")
+    assert status and (result is not None or status.startswith("⚠️")), status
+    assert "<script" not in status and "javascript:" not in status and "<img" not in status
+
+
+@pytest.mark.parametrize("k", [-3, 0, 51, 10**12])
+def test_result_counts_out_of_range_are_brought_back_with_a_note(page: SearchPage, k: int) -> None:
+    request, notes = page.check(SearchRequest("ring", k=k))
+    assert 1 <= request.k <= 50 and notes == [f"{k} results asked; showing {request.k} (from 1 to 50)"]
+    assert len(page.run(request, "s1")[0]["cards"]) <= request.k
+
+
+url_keys = st.sampled_from(["q", "id", "k", "variant", "source", "kind", "package", "chapter", "section"]) | texts
+
+
+@FUZZ
+@given(pairs=st.lists(st.tuples(url_keys, texts), max_size=5))
+def test_any_shared_url_loads_a_page_or_a_message(page: SearchPage, pairs: list[tuple[str, str]]) -> None:
+    """What the page does on load with `?...`: read the pairs, check them, run them."""
+    asked, notes = from_pairs(pairs, page.filter_keys)
+    request, more = page.check(asked)
+    result, status = page.run(request, "s1")
+    assert isinstance(status, str) and status
+    shown = status + "".join(card["markdown"] for card in (result or {}).get("cards", []))
+    assert "<script" not in shown and "<img" not in shown
+    assert all(isinstance(note, str) for note in notes + more)
