@@ -52,10 +52,15 @@ def _retrieval(args: argparse.Namespace) -> int:
     except (QuerySetError, IndexLoadError) as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 1
+    try:
+        overridden = override_engine_settings(args.set)
+    except ValueError as error:
+        print(f"python -m eval: {error}", file=sys.stderr)
+        return 2
     variants = [v for v in args.variants.split(",") if v]
     run = run_retrieval(Engine(index), queries, variants, k=args.k, exists=_exists(index))
     info = RunInfo(
-        name=queries_path.stem + ("_fair" if args.fair_only else ""),
+        name=queries_path.stem + ("_fair" if args.fair_only else "") + overridden,
         queryset=str(queries_path),
         command=args.command_line,
         index=index_info(index.manifest),
@@ -65,6 +70,34 @@ def _retrieval(args: argparse.Namespace) -> int:
     print(headline_table(run, info))
     print("\nwritten: " + ", ".join(str(p) for p in paths))
     return 0
+
+
+def override_engine_settings(settings: Sequence[str]) -> str:
+    """Set ranking constants of `search.engine.engine` for this run (`DEPENDENTS_WEIGHT=0.2`,
+    `WEIGHTS.names=0.6`), so that every row of the README's tuning tables has a command.
+    Returns a suffix for the report's name, so that the default report is not overwritten."""
+    import ast
+
+    from search.engine import engine
+
+    suffix = ""
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        key, _, entry = name.partition(".")
+        current = getattr(engine, key, None) if key.isupper() else None
+        if current is None or not text or (entry and not isinstance(current, dict)):
+            raise ValueError(f"--set {setting!r}: expected NAME=VALUE or WEIGHTS.signal=VALUE with an "
+                             "upper-case ranking constant of search/engine/engine.py")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"--set {setting!r}: {text!r} is not a Python literal") from None
+        if entry:
+            setattr(engine, key, {**current, entry: value})
+        else:
+            setattr(engine, key, value)
+        suffix += f"_{name}={text}"
+    return suffix
 
 
 def _exists(index: Index) -> Callable[[str], bool]:
@@ -91,6 +124,10 @@ def parser() -> argparse.ArgumentParser:
                            help="results judged per query (metrics cut deeper than k see k results)")
     retrieval.add_argument("--fair-only", action="store_true",
                            help="keep only MathlibQR's fair-subset queries (otherwise all are kept)")
+    retrieval.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                           help="override a ranking constant of search/engine/engine.py for this run "
+                                "(e.g. DEPENDENTS_WEIGHT=0.2, WEIGHTS.names=0.6, LATEX_AS_TEXT=False); "
+                                "the report's name records it")
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     judge_commands.add_parser(commands)

@@ -38,6 +38,9 @@ WEIGHTS = {
 PAGERANK_WEIGHT = 1e-3
 DEPENDENTS_WEIGHT = 0.15
 DEPENDENTS_SATURATION = 20_000
+#: LaTeX in a query reaches BM25+ and the names index as Unicode text (`query.plain`); the
+#: dense signal always reads the query as typed (README, "Ranking").
+LATEX_AS_TEXT = True
 #: A misspelt name still matches when its similarity ratio (0-100) reaches this.
 FUZZY_CUTOFF = 85
 #: Ranking variants, selectable by name; all but `default` are published baselines.
@@ -141,7 +144,7 @@ class Engine:
                     close = self._names.similar(name, FUZZY_CUTOFF, depth)
                     out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
-            words = tokenize(parsed.plain)
+            words = tokenize(parsed.plain if LATEX_AS_TEXT else parsed.text)
             bm25_full = index.lexical.scores(words)
             out["bm25"] = _top(bm25_full, allowed, depth)
             out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)

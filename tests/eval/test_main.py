@@ -50,3 +50,19 @@ def test_retrieval_command_writes_reports(
     assert (tmp_path / "fig" / "mathlibqr_small_fair_ndcg10_by_style.png").is_file()
     nickname = next(q for q in data["queries"] if q["qid"] == "A1:nickname")
     assert nickname["results"]["default"]["rank"] == 1
+
+
+def test_ranking_constants_can_be_overridden_for_a_run(monkeypatch) -> None:
+    import pytest
+
+    from eval.__main__ import override_engine_settings
+    from search.engine import engine
+
+    monkeypatch.setattr(engine, "DEPENDENTS_WEIGHT", engine.DEPENDENTS_WEIGHT)
+    monkeypatch.setattr(engine, "WEIGHTS", engine.WEIGHTS)
+    suffix = override_engine_settings(["DEPENDENTS_WEIGHT=0.2", "WEIGHTS.names=0.6"])
+    assert engine.DEPENDENTS_WEIGHT == 0.2 and engine.WEIGHTS["names"] == 0.6
+    assert suffix == "_DEPENDENTS_WEIGHT=0.2_WEIGHTS.names=0.6"
+    for bad in ("NOPE=1", "DEPENDENTS_WEIGHT", "DEPENDENTS_WEIGHT=abc", "RRF_K.x=1", "Engine=1"):
+        with pytest.raises(ValueError, match="--set"):
+            override_engine_settings([bad])
