@@ -4,10 +4,16 @@ A comparison makes hundreds of requests to services we do not control, so every 
 timeout, transient failures (connection errors, timeouts, 429 and 5xx) are retried a fixed
 number of times with a growing pause, and anything else ends in `EngineFailure` with a message
 that names the service, never in an empty result list.
+
+The timeout bounds each attempt as a whole (connect, send, headers and body), not each network
+read as httpx's own timeouts do: a server that trickles its answer a byte at a time passes every
+read timeout and would hold a caller for minutes. Each attempt runs as an asyncio task under
+`asyncio.wait_for`, which cancels it (and closes its connection) when the time is up.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -52,16 +58,24 @@ class JsonClient:
 
     def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
                 json_body: Any = None) -> Any:
+        """The decoded JSON body of a 2xx answer, or EngineFailure. Called outside any running
+        event loop (the evaluation's command line)."""
+        return asyncio.run(self._request(method, url, params, json_body))
+
+    async def _request(self, method: str, url: str, params: Mapping[str, Any] | None, json_body: Any) -> Any:
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **self.headers}
         last: EngineFailure | None = None
-        with httpx.Client(timeout=self.timeout, headers=headers) as client:
+        async with httpx.AsyncClient(timeout=self.timeout, headers=headers) as client:
             for attempt in range(self.retries + 1):
                 if attempt:
                     self.sleep(self.backoff * 2 ** (attempt - 1))
                 try:
-                    response = client.request(method, url, params=params, json=json_body)
-                except httpx.TimeoutException as error:
-                    last = EngineFailure(f"{self.service}: no answer within {self.timeout:g} s ({error})")
+                    response = await asyncio.wait_for(
+                        client.request(method, url, params=params, json=json_body), self.timeout
+                    )
+                except (httpx.TimeoutException, TimeoutError) as error:
+                    detail = f" ({error})" if str(error) else ""
+                    last = EngineFailure(f"{self.service}: no answer within {self.timeout:g} s{detail}")
                     continue
                 except httpx.HTTPError as error:
                     last = EngineFailure(f"{self.service}: request failed ({type(error).__name__}: {error})")

@@ -1,9 +1,13 @@
-"""A local HTTP server that answers like a remote service, for testing the real HTTP clients."""
+"""Local servers for testing the real HTTP clients: one that answers like a remote service,
+and raw TCP servers that hang, trickle or answer garbage."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -66,3 +70,61 @@ def serve(answer: Answerer) -> Iterator[Server]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+#: What a misbehaving server does with one accepted connection.
+Behaviour = Callable[[socket.socket], None]
+
+
+def hang(connection: socket.socket) -> None:
+    """Accept, read the request, never answer."""
+    connection.recv(65536)
+    time.sleep(30)
+
+
+def trickle(connection: socket.socket) -> None:
+    """Answer 200 at once, then send the body a byte every 50 ms: each read is quick, the whole
+    answer would take minutes."""
+    connection.recv(65536)
+    body = b'{"choices": [{"message": {"content": "' + b"x" * 5000 + b'"}}]}'
+    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+    for byte in body:
+        connection.sendall(bytes([byte]))
+        time.sleep(0.05)
+
+
+def not_http(connection: socket.socket) -> None:
+    """Answer bytes that are no HTTP response at all, then hang up."""
+    connection.recv(65536)
+    connection.sendall(b"\x00\xff\xfe garbage \r\n\r\n")
+
+
+@contextmanager
+def misbehave(behaviour: Behaviour) -> Iterator[str]:
+    """A TCP server on 127.0.0.1 doing `behaviour` with each connection; yields its URL."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.05)
+    stop = threading.Event()
+
+    def handle(connection: socket.socket) -> None:
+        with contextlib.suppress(OSError), connection:
+            behaviour(connection)
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except (TimeoutError, OSError):
+                continue
+            threading.Thread(target=handle, args=(connection,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        listener.close()

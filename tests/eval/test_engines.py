@@ -1,4 +1,5 @@
-"""Each engine client against a local server answering in that service's format; cache; replay."""
+"""Each engine client against a local server answering in that service's format; cache; replay;
+servers that hang, trickle, fail or answer garbage, for the engines and the judge."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.engines.base import Answer, EngineFailure, Hit, QueryRejected
+from eval.engines.base import Answer, EngineFailure, Hit, QueryRejected, ask
 from eval.engines.cache import AnswerCache, fetch
 from eval.engines.http import JsonClient
 from eval.engines.leanexplore import LeanExplore
@@ -17,7 +18,9 @@ from eval.engines.loogle import Loogle
 from eval.engines.moogle import Moogle
 from eval.engines.registry import EngineSpecError, make_engines
 from eval.engines.replay import ReplayEngine, ReplayError
-from tests.eval.servers import Request, serve
+from eval.judge.backend import ChatJudge, judge_trials
+from eval.judge.trials import Trial
+from tests.eval.servers import Behaviour, Request, hang, misbehave, not_http, serve, trickle
 
 LEANSEARCH_ANSWER = [[
     {"result": {"module_name": ["Mathlib", "Order", "Basic"], "kind": "theorem",
@@ -191,3 +194,40 @@ def test_engine_specs_are_checked(tmp_path: Path) -> None:
 def test_answers_round_trip_through_json() -> None:
     answer = Answer("loogle", "group", 5, "rejected", error="unknown identifier", fetched_at="2026-01-01T00:00:00+00:00")
     assert Answer.from_dict(json.loads(json.dumps(answer.to_dict()))) == answer
+
+
+@pytest.mark.parametrize(
+    "behaviour, message",
+    [(hang, "no answer within 0.5 s"), (trickle, "no answer within 0.5 s"), (not_http, "request failed")],
+)
+def test_a_server_that_hangs_trickles_or_speaks_no_http_is_a_recorded_failure_within_the_timeout(
+    behaviour: Behaviour, message: str
+) -> None:
+    """The timeout bounds each attempt as a whole, not each read: a trickling answer whose every
+    byte comes quickly is cut off too."""
+    with misbehave(behaviour) as url:
+        started = time.perf_counter()
+        answer = ask(LeanSearch(url + "/search", fast("LeanSearch", timeout=0.5, retries=1)), "group", 5)
+        elapsed = time.perf_counter() - started
+    assert answer.status == "failed" and message in answer.error and "after 2 attempts" in answer.error
+    assert elapsed < 2 * 0.5 + 1.0, elapsed  # two attempts, each cut at 0.5 s (slack for a busy machine)
+
+
+def test_judge_endpoint_failures_are_recorded_verdict_errors_within_the_timeout() -> None:
+    trial = Trial("t1", "group", 1, {"Engine A": "x", "Engine B": "y"}, [{"role": "user", "content": "rank"}])
+    cases = [
+        (misbehave(hang), "no answer within 0.5 s"),
+        (misbehave(trickle), "no answer within 0.5 s"),
+        (serve(lambda r: (500, {"error": "overloaded"})), "HTTP 500"),
+        (serve(lambda r: (200, "<html>not json</html>")), "not JSON"),
+        (serve(lambda r: (200, {"choices": []})), "no choices[0].message.content"),
+    ]
+    for server, message in cases:
+        with server as running:
+            url = running if isinstance(running, str) else running.url
+            judge = ChatJudge(url, "m", client=fast("judge", timeout=0.5, retries=1))
+            started = time.perf_counter()
+            (verdict,) = judge_trials([trial], judge.complete, "m")
+            elapsed = time.perf_counter() - started
+        assert verdict.response == "" and message in verdict.error, (message, verdict.error)
+        assert elapsed < 2 * 0.5 + 1.0, (message, elapsed)
