@@ -1,16 +1,19 @@
 """The app in a real browser (Debian's Chromium driven by Playwright) over a small index:
 search, filter, vote (checked in SQLite), share by URL, explore a record's links, and corpus
-text holding script and HTML rendered as plain text."""
+text, names and queries holding script, HTML, `javascript:` links and math rendered as plain
+text."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import quote
 
 import pytest
 
 from tests.live_server import live_server
+from tests.ui.fixture_index import HOSTILE_NAME
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -120,3 +123,39 @@ def test_record_links_explore_dependents(page, server) -> None:  # type: ignore[
     record.wait_for_selector("#card-0")
     assert record.url.endswith("?id=stacks%3A00A2")
     assert "Record stacks:00A2" in record.inner_text("#status") and "Uses (2)" in record.inner_text("#card-0")
+
+
+HOSTILE_QUERY = (
+    '<img src=x onerror="window.__xss = 20"> [q](javascript:window.__xss=21) '
+    "$\\href{javascript:window.__xss=22}{q}$ <script>window.__xss = 23</script> named probe"
+)
+
+
+def _nothing_ran_and_nothing_links_out(page) -> None:  # type: ignore[no-untyped-def]
+    assert page.locator("#status img, #status script, #status a, .ts-card img, .ts-card script").count() == 0
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    assert hrefs and all(h.startswith(("http://", "https://")) for h in hrefs), hrefs
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__xss") is None and page.dialogs == []
+
+
+def test_hostile_queries_and_names_show_as_text(page, server) -> None:  # type: ignore[no-untyped-def]
+    base, _ = server
+    page.goto(base)
+    box = page.locator("#query").get_by_role("textbox")
+    box.fill(HOSTILE_QUERY)
+    box.press("Enter")
+    page.wait_for_selector("#card-1")
+    assert f"for “{HOSTILE_QUERY}”" in page.inner_text("#status")  # the query, character for character
+    name = HOSTILE_NAME.removeprefix("evil:")
+    card = page.locator("[id^=card-]", has=page.locator(".ts-name", has_text="[named](javascript:")).first
+    assert card.locator(".ts-name").inner_text() == name  # found, and shown as written
+    assert page.locator("#status .katex, .ts-card .ts-name .katex").count() == 0  # no `$...$` typeset there
+    source = card.locator(".ts-links a", has_text="source")  # the quote in its URL ends no attribute
+    assert source.get_attribute("href") == 'https://example.org/x"><script>window.__xss=14</script>'
+    _nothing_ran_and_nothing_links_out(page)
+
+    page.goto(base + "?id=" + quote(HOSTILE_NAME, safe=""))  # the record's own page, from its link
+    page.wait_for_selector("#card-0")
+    assert page.inner_text("#card-0 .ts-name") == name and name in page.inner_text("#status")
+    _nothing_ran_and_nothing_links_out(page)

@@ -1,5 +1,6 @@
 """A small index for the app's tests: Mathlib and Stacks-like fixtures plus hostile records
-(a Lean declaration and a LaTeX theorem whose text holds script, HTML and javascript: links).
+(Lean declarations and a LaTeX theorem whose text, name and link hold script, HTML, Markdown
+`javascript:` links and math that Gradio would typeset).
 
 Built once per test session (a few seconds) and shared by tests/ui and tests/browser.
 """
@@ -15,6 +16,11 @@ from search.index.build import BuildOptions, build_index
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: Ids of the hostile records.
 HOSTILE_LEAN = "evil:Evil.xss_probe"
+#: A declaration whose *name* (and upstream URL) is hostile.
+HOSTILE_NAME = (
+    'evil:Evil.«<img src=x onerror="window.__xss = 11">[named](javascript:window.__xss=12) '
+    '$\\href{javascript:window.__xss=13}{n}$ **bold**»'
+)
 HOSTILE_LATEX = "hostile:thm:probe"
 
 

@@ -13,7 +13,7 @@ from search.index.store import Index
 from search.ui.page import HINT, SearchPage
 from search.ui.share import SearchRequest, from_pairs
 from tests.strategies import FUZZ, SPECIMENS, texts
-from tests.ui.fixture_index import HOSTILE_LATEX, HOSTILE_LEAN
+from tests.ui.fixture_index import HOSTILE_LATEX, HOSTILE_LEAN, HOSTILE_NAME
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +66,19 @@ def test_record_page_shows_one_record_with_what_it_uses_and_what_uses_it(page: S
 
 
 def test_hostile_records_render_as_text(page: SearchPage) -> None:
-    for record in (HOSTILE_LEAN, HOSTILE_LATEX):
+    for record in (HOSTILE_LEAN, HOSTILE_LATEX, HOSTILE_NAME):
         markdown = page.run(SearchRequest(record=record), "s1")[0]["cards"][0]["markdown"]
         # Only the math keeps `javascript:`, for KaTeX, which renders \href without a link.
         prose = markdown.replace("$\\href{javascript:window.__xss=10}{z}$", "")
         assert "<script" not in markdown and "<img" not in markdown and "javascript:" not in prose
+
+
+def test_hostile_queries_and_names_reach_the_status_line_as_text(page: SearchPage) -> None:
+    query = '<img src=x onerror="window.__xss = 20"> [q](javascript:alert(1)) $\\href{javascript:alert(2)}{q}$ **b**'
+    for request in (SearchRequest(query), SearchRequest(record=HOSTILE_NAME), SearchRequest(record=query)):
+        status = page.run(request, "s1")[1]
+        assert "<img" not in status and "javascript:" not in status and "**" not in status and "[" not in status
+        assert "$" not in status.replace("<span>&#36;</span>", "")  # a lone `$` in its own element cannot pair
 
 
 def test_votes_are_stored_changed_and_shown_again(page: SearchPage) -> None:
