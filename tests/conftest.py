@@ -15,6 +15,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "integration: runs on the real corpora in ../shared (skipped when absent)"
     )
+    config.addinivalue_line(
+        "markers", "slow: the long version of a load or crash test (a short version runs by default); "
+        "run with -m slow",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests run only when a `-m` expression names them, so that the default run (CI's)
+    stays short."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="long version: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
