@@ -1,5 +1,6 @@
 """The HTTP APIs and MCP tools: the engine's answers in the shapes other tools already speak.
 
-One module per API shape (LeanSearch, Loogle, LeanStateSearch, the native API, MCP), all over
-one `SearchService` that validates input the same way; `http.make_api` assembles them.
+One module per API shape (LeanSearch, Loogle, LeanStateSearch, the native API, MCP, votes),
+all over one `SearchService` that validates input the same way; `http.make_api` assembles them
+behind `guard.RequestGuard` (URL encoding, body size, requests per client).
 """
