@@ -1,6 +1,7 @@
 """`app.py`: where the index comes from (a directory or a Hugging Face repository), a clear
 message when it is missing, and one server for the APIs and the page."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,40 @@ def test_one_server_answers_the_apis_and_the_page(ui_index_dir: Path, tmp_path: 
         assert page.status_code == 200 and "Theorem search" in page.text
         loogle = client.get("/json", params={"q": "mul_comm"})
         assert loogle.status_code == 200 and loogle.json()["hits"][0]["name"] == "mul_comm"
+
+
+def _search_event(base: str, data: list) -> dict:  # type: ignore[type-arg]
+    """Send the page's search event as its JavaScript does (queue/join, then the event stream)
+    and return the completion message."""
+    import httpx
+
+    config = httpx.get(f"{base}/config").json()
+    event = next(d for d in config["dependencies"] if d.get("backend_fn") and len(d["inputs"]) == len(data))
+    session = f"test-{abs(hash(str(data))) % 10**8}"
+    joined = httpx.post(f"{base}/gradio_api/queue/join",
+                        json={"data": data, "fn_index": event["id"], "session_hash": session})
+    assert joined.status_code == 200, joined.text
+    with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session}, timeout=60) as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data:") and json.loads(line[5:]).get("msg") == "process_completed":
+                return json.loads(line[5:])
+    raise AssertionError("the event never completed")
+
+
+def test_the_query_box_event_answers_bad_input_with_a_message(ui_index_dir: Path, tmp_path: Path) -> None:
+    """What the page's search event does with input its widgets would never send: a status line
+    (from the page) or Gradio's own one-line error, never a traceback."""
+    from tests.live_server import live_server
+
+    with live_server(app.make_app(str(ui_index_dir), tmp_path / "f.sqlite")) as base:
+        filters = [[]] * 5  # source and the four facet dropdowns
+        for query, expected in (
+            ("x" * 100_000, "the query has 100000 characters"),
+            ("a\x00b", "the query contains the control character"),
+            ("  ", "Type a query"),
+        ):
+            done = _search_event(base, [None, query, *filters, 10, "default"])
+            assert done["success"] and expected in done["output"]["data"][1], done
+        for data in ([None, "ring", *filters, "many", "default"], [None, 5, [5], *filters[1:], 10, "default"]):
+            done = _search_event(base, data)
+            assert not done["success"] and done["output"]["error"] and "Traceback" not in json.dumps(done)
