@@ -17,7 +17,8 @@ each bound holds whichever door a request comes in by:
   proxy forwarded. A limit of 0 turns counting off (the loopback load test does: its fifty
   clients are one address).
 
-Every refusal is JSON `{"error": ...}` like the API's other errors.
+Every refusal is JSON `{"error": ...}` like the API's other errors, with the fields the API a
+path imitates adds to its errors (`error_fields`, e.g. LeanStateSearch's `schema`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import Any, Awaitable, Callable, MutableMapping
+from typing import Any, Awaitable, Callable, Mapping, MutableMapping
 from urllib.parse import unquote_to_bytes
 
 from limits import RateLimitItemPerMinute
@@ -47,10 +48,14 @@ GRADIO_PREFIX = "/gradio_api/"
 class RequestGuard:
     """The middleware: `app.add_middleware(RequestGuard, max_body_bytes=..., per_minute=...)`."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int, per_minute: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, per_minute: int,
+        error_fields: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.per_minute = per_minute
+        self.error_fields = error_fields or {}
         self.window = RateLimitItemPerMinute(per_minute) if per_minute > 0 else None
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
@@ -60,12 +65,12 @@ class RequestGuard:
             return
         bad_url = _undecodable(scope)
         if bad_url:
-            await _refuse(send, 400, f"the URL's {bad_url} is not valid UTF-8 once percent-decoded")
+            await self._refuse(scope, send, 400, f"the URL's {bad_url} is not valid UTF-8 once percent-decoded")
             return
         wait = self._rate_limited(scope)
         if wait is not None:
-            await _refuse(
-                send, 429,
+            await self._refuse(
+                scope, send, 429,
                 f"too many requests: at most {self.per_minute} a minute from one client; "
                 f"try again in {wait} s",
                 headers=[(b"retry-after", str(wait).encode())],
@@ -75,11 +80,10 @@ class RequestGuard:
         length = headers.get(b"content-length")
         if length is not None:
             if not length.isdigit():
-                await _refuse(send, 400, "the Content-Length header is not a number")
+                await self._refuse(scope, send, 400, "the Content-Length header is not a number")
             elif int(length) > self.max_body_bytes:
-                await _refuse(
-                    send, 413, f"the request body has {int(length)} bytes; at most {self.max_body_bytes} are accepted"
-                )
+                message = f"the request body has {int(length)} bytes; at most {self.max_body_bytes} are accepted"
+                await self._refuse(scope, send, 413, message)
             else:  # the server reads no more than the length it announced
                 await self.app(scope, receive, send)
             return
@@ -88,11 +92,23 @@ class RequestGuard:
             return
         body, complete = await self._read_chunked(receive)
         if not complete:
-            await _refuse(
-                send, 413, f"the request body is longer than {self.max_body_bytes} bytes, the most accepted"
-            )
+            message = f"the request body is longer than {self.max_body_bytes} bytes, the most accepted"
+            await self._refuse(scope, send, 413, message)
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _refuse(
+        self, scope: Scope, send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
+        """Answer a JSON error without calling the application."""
+        fields = {"error": message, **self.error_fields.get(scope.get("path", ""), {})}
+        body = json.dumps(fields).encode()
+        await send({
+            "type": "http.response.start", "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                        *(headers or [])],
+        })
+        await send({"type": "http.response.body", "body": body})
 
     def _rate_limited(self, scope: Scope) -> int | None:
         """Seconds until this client may ask again, or None when the request may go on."""
@@ -152,12 +168,3 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
     return replay
 
-
-async def _refuse(send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps({"error": message}).encode()
-    await send({
-        "type": "http.response.start", "status": status,
-        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                    *(headers or [])],
-    })
-    await send({"type": "http.response.body", "body": body})

@@ -89,7 +89,7 @@ def make_api(
     if feedback_store is not None:
         api.include_router(feedback.router(service, feedback_store))
     _add_error_handlers(api)
-    api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute)
+    api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS)
     return api
 
 

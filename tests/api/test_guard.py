@@ -39,6 +39,8 @@ def test_url_that_is_not_utf8_is_a_400_saying_so(client: TestClient, url: str) -
     response = client.get(url)
     assert response.status_code == 400
     assert "not valid UTF-8" in response.json()["error"]
+    if url.startswith(("/api/search?", "/json?")):  # with the fields the imitated API's errors have
+        assert set(response.json()) == {"error", "schema" if url.startswith("/api/") else "suggestions"}
 
 
 def test_body_over_the_bound_is_413_whether_announced_or_chunked(engine: Engine) -> None:
