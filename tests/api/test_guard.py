@@ -4,6 +4,7 @@ own traffic left uncounted."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Iterator
 
@@ -13,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from search import config
+from search.api.guard import RequestGuard
 from search.api.http import make_api
 from search.engine.engine import Engine
 
@@ -92,3 +94,19 @@ def test_loading_the_page_is_not_counted(engine: Engine) -> None:
 def test_a_limit_of_zero_counts_nothing(engine: Engine) -> None:
     client = TestClient(make_api(engine, rate_limit=0))
     assert {client.get("/api/v1/index").status_code for _ in range(300)} == {200}
+
+
+def test_a_content_length_that_is_no_number_is_a_400() -> None:
+    """uvicorn refuses such a request itself; the guard does not rely on it."""
+    sent: list[dict] = []
+
+    async def app(scope: dict, receive: object, send: object) -> None:
+        raise AssertionError("the application must not be called")
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/search", "raw_path": b"/search", "query_string": b"",
+             "headers": [(b"content-length", b"12, 12")], "client": ("127.0.0.1", 1)}
+    asyncio.run(RequestGuard(app, max_body_bytes=100, per_minute=0)(scope, None, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 400 and json.loads(sent[1]["body"]) == {"error": "the Content-Length header is not a number"}
