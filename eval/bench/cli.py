@@ -90,22 +90,31 @@ def add_parser(commands: Any) -> None:
     bench.set_defaults(run=run)
 
 
+def _ints(text: str) -> list[int]:
+    """`1000000,1e7` -> [1000000, 10000000]."""
+    return [int(float(x)) for x in text.split(",") if x.strip()]
+
+
 def _plan(args: argparse.Namespace) -> Plan:
+    """The quick or full plan, with what the command line overrides."""
     plan = QUICK if args.quick else FULL
-    ints = lambda text: [int(float(x)) for x in text.split(",") if x.strip()]  # noqa: E731
     return Plan(
         runs=args.runs or plan.runs, build_runs=args.build_runs or plan.build_runs,
         build_sizes=args.build_sizes.split(",") if args.build_sizes else plan.build_sizes,
         query_limit=args.queries or plan.query_limit, first_runs=args.runs or plan.first_runs,
-        clients=ints(args.clients) if args.clients else plan.clients, seconds=args.seconds or plan.seconds,
+        clients=_ints(args.clients) if args.clients else plan.clients, seconds=args.seconds or plan.seconds,
         servers=args.servers.split(",") if args.servers else plan.servers,
-        scale_sizes=ints(args.scale_sizes) if args.scale_sizes else plan.scale_sizes,
-        bm25_sizes=ints(args.bm25_sizes) if args.bm25_sizes else plan.bm25_sizes, n_queries=plan.n_queries,
+        scale_sizes=_ints(args.scale_sizes) if args.scale_sizes else plan.scale_sizes,
+        bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes else plan.bm25_sizes, n_queries=plan.n_queries,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    plan = _plan(args)
+    try:
+        plan = _plan(args)
+    except ValueError as error:
+        print(f"python -m eval bench: sizes and counts are comma-separated numbers ({error})", file=sys.stderr)
+        return 2
     parts = report.PARTS if args.part == "all" else (args.part,)
     bad = [s for s in plan.build_sizes if s != "full" and not s.isdigit()]
     if bad or any(s not in throughput.SERVERS for s in plan.servers):

@@ -1,6 +1,6 @@
 """Query latency of `Engine.search` over the MathlibQR and LeanExplore queries, end to end and
 per stage (the engine's own stage timings: parse, filters, name, lexical, embed, dense, fusion,
-grouping; `other` is the rest of the call, e.g. building the results), warm and first query.
+grouping, and any stage it adds; `other` is the rest of the call), warm and first query.
 
 - warm: one process loads the index and the query encoder, answers a few queries to warm up,
   then answers every query `runs` times over; p50/p95/p99 are taken per pass and the median
@@ -61,18 +61,16 @@ def warm(index: str, queries: Mapping[str, Any], runs: int, variant: str = "defa
     passes = []
     for run in range(runs):
         totals: list[float] = []
-        stages: dict[str, list[float]] = {stage: [] for stage in (*STAGES, "other")}
+        per_query: list[dict[str, float]] = []
         for text in texts:
             timings: dict[str, float] = {}
             start = time.perf_counter()
             engine.search(text, k=K, variant=variant, timings=timings)
-            total = time.perf_counter() - start
-            totals.append(total)
-            for stage in STAGES:
-                stages[stage].append(timings.get(stage, 0.0))
-            stages["other"].append(max(total - sum(timings.values()), 0.0))
+            totals.append(time.perf_counter() - start)
+            per_query.append(timings | {"other": max(totals[-1] - sum(timings.values()), 0.0)})
+        names = [*STAGES, *sorted({n for t in per_query for n in t} - {*STAGES, "other"}), "other"]
         passes.append({"end_to_end": percentiles(totals),
-                       "stages": {stage: percentiles(values) for stage, values in stages.items()}})
+                       "stages": {n: percentiles(t.get(n, 0.0) for t in per_query) for n in names}})
         log.info("bench latency: pass %d of %d, p95 %.1f ms", run + 1, runs, passes[-1]["end_to_end"]["p95"])
     return {
         "records": len(engine.index.records), "queries": len(texts), "runs": runs, "variant": variant,

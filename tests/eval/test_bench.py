@@ -121,6 +121,7 @@ def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path)
 def test_bad_arguments_fail_cleanly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "scale", "--quick", "--design", "Flat@nprobe"]) == 2
     assert main(["bench", "build", "--quick", "--build-sizes", "ten"]) == 2
+    assert main(["bench", "throughput", "--quick", "--clients", "1,many"]) == 2
     assert main(["bench", "latency", "--index", str(tmp_path / "none"), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "design 'Flat@nprobe'" in err and "Traceback" not in err
