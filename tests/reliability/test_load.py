@@ -6,27 +6,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from tests.live_server import AppProcess, app_process
+from tests.live_server import AppProcess
 from tests.reliability.load import load
-from tests.ui.fixture_index import ui_index
 
 CLIENTS = 50
 #: Resident memory the server may gain during a run after its warm-up (threads, allocator
 #: arenas and caches are filled by then; what grows per request would show far beyond this).
 RSS_GROWTH_MB = 64
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
-    work = tmp_path_factory.mktemp("load")
-    with app_process(ui_index(tmp_path_factory), work / "votes.sqlite", work / "app.log",
-                     {"RATE_LIMIT_PER_MINUTE": "0"}) as running:  # fifty clients, one address
-        yield running
 
 
 def check(app: AppProcess, seconds: float, warmup: float) -> None:
