@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from search import config
 
-from eval import embeddings
+from eval import embeddings, misses
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.querysets import QuerySetError, detect_format, load_queries
@@ -130,6 +130,7 @@ def parser() -> argparse.ArgumentParser:
                                 "the report's name records it")
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
+    misses.add_parser(commands)
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)
     return root

@@ -66,3 +66,21 @@ def test_ranking_constants_can_be_overridden_for_a_run(monkeypatch) -> None:
     for bad in ("NOPE=1", "DEPENDENTS_WEIGHT", "DEPENDENTS_WEIGHT=abc", "RRF_K.x=1", "Engine=1"):
         with pytest.raises(ValueError, match="--set"):
             override_engine_settings([bad])
+
+
+def test_worst_groups_rank_styles_and_topics_by_mean_ndcg() -> None:
+    from eval.misses import worst_groups
+
+    def query(text: str, style: str, gold: str, ndcg: float, rank: int) -> dict:
+        return {"query": text, "relevant": [gold], "group": {"style": style},
+                "results": {"default": {"metrics": {"nDCG@10": ndcg}, "rank": rank}}}
+
+    report = {"queries": [
+        query("a", "latex", "Nat.x", 0.0, 0), query("b", "latex", "Real.y", 0.5, 3),
+        query("c", "lean", "Nat.x", 1.0, 1), query("d", "lean", "Gone.z", 0.0, 0),
+    ]}
+    groups = worst_groups(report, {"Nat.x": "Data", "Real.y": "Analysis"}, "default", smallest=1)
+    labels = [(label, round(mean, 3), len(rows)) for mean, label, rows in groups]
+    assert labels[0] in {("topic absent from index", 0.0, 1)}
+    assert ("style latex", 0.25, 2) in labels and ("style lean", 0.5, 2) in labels
+    assert ("topic Data", 0.5, 2) in labels and ("topic Analysis", 0.5, 1) in labels
