@@ -54,10 +54,11 @@ class LoadReport:
     rss_samples_mb: list[float] = field(default_factory=list)
 
 
-def request_for(step: int) -> tuple[str, str, dict[str, Any]]:
+def request_for(client: int, step: int) -> tuple[str, str, dict[str, Any]]:
     """The step-th request of a client: (kind, method, httpx keyword arguments), cycling through
-    the page and every API shape."""
-    query = QUERIES[step % len(QUERIES)]
+    the page and every API shape. Search texts are never the same twice (a number is added), as
+    a public server's are not, so that a cache growing with each new query would show."""
+    query = f"{QUERIES[step % len(QUERIES)]} {client}x{step}"
     kinds = [
         ("native", "GET", {"url": "/api/v1/search", "params": {"q": query, "k": 10}}),
         ("leansearch", "POST", {"url": "/search", "json": {"query": [query], "num_results": 6}}),
@@ -73,7 +74,7 @@ async def _client(base: str, number: int, deadline: float, report: LoadReport, l
     async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT) as client:
         step = number  # clients start at different places in the cycle
         while time.monotonic() < deadline:
-            kind, method, arguments = request_for(step)
+            kind, method, arguments = request_for(number, step)
             step += 1
             started = time.perf_counter()
             try:
