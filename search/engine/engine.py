@@ -98,6 +98,8 @@ class Engine:
         """
         if variant not in VARIANTS:
             raise ValueError(f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        if k < 1:
+            raise ValueError(f"the number of results must be at least 1, got {k}")
         clock = _Stopwatch(timings)
         with clock("parse"):
             parsed = parse_query(query)

@@ -70,6 +70,8 @@ class Embedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
+        # A lone surrogate (JSON's "\ud800") is no character; the tokenizers refuse it.
+        texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
         order = np.argsort([len(t) for t in texts], kind="stable")
         batches = range(0, len(texts), self.batch_size)
         for start in tqdm(batches, desc=desc, unit="batch", disable=not progress, mininterval=2):

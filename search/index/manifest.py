@@ -63,6 +63,13 @@ def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
     return manifest
 
 
+#: The files and folders an index is made of: every file under them must be in the manifest
+#: (other files, such as a Hugging Face repository's README, are not the index's business).
+INDEX_PARTS = frozenset({
+    "records.parquet", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names",
+})
+
+
 def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
     """The manifest of an index directory, after checking that its files match it."""
     path = directory / MANIFEST
@@ -81,7 +88,12 @@ def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
             f"format {FORMAT_VERSION}; {hint}"
         )
     if verify:
-        for name, expected in manifest.get("files", {}).items():
+        listed = manifest.get("files", {})
+        for file in sorted(directory.rglob("*")):
+            name = file.relative_to(directory).as_posix()
+            if file.is_file() and name.split("/")[0] in INDEX_PARTS and name not in listed:
+                raise IndexLoadError(f"{directory}: {name} is not in the manifest (not from this build); {hint}")
+        for name, expected in listed.items():
             file = directory / name
             if not file.is_file():
                 raise IndexLoadError(f"{directory}: {name} is missing; {hint}")

@@ -115,3 +115,8 @@ def test_search_reports_the_time_of_each_stage(small_index: Path) -> None:
     Engine(Index.load(small_index)).search("commutative", k=3, filters={"kind": "theorem"}, timings=timings)
     assert set(timings) == {"parse", "filters", "name", "lexical", "embed", "dense", "fusion", "grouping"}
     assert all(seconds >= 0 for seconds in timings.values())
+
+
+def test_a_result_count_below_one_is_refused(small_index: Path) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        Engine(Index.load(small_index)).search("commutative", k=0)

@@ -26,3 +26,8 @@ def test_onnx_vectors_are_unit_length_and_stable() -> None:
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.allclose(vectors[0], vectors[1])
     assert float(vectors[0] @ vectors[2]) < 0.9
+
+
+def test_lone_surrogates_are_replaced_not_fatal() -> None:
+    embedder = Embedder(backend="onnx-int8", max_length=48)
+    assert np.isfinite(embedder.encode(["compact \ud800 space"])).all()
