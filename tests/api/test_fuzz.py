@@ -111,7 +111,7 @@ def test_raw_bytes_in_the_url(fuzzed: TestClient, path: str, raw: bytes, key: st
 
 @FUZZ
 @given(record_id=st.sampled_from(["extra:Real.sin", "mathlib:mul_comm"]) | url_texts,
-       limit=maybe(st.integers(-1, 120).map(str)).map(str))
+       limit=maybe(st.integers(-1, 120).map(str)).map(str).filter(lambda text: len(text) < 10_000))
 def test_record_ids(fuzzed: TestClient, record_id: str, limit: object) -> None:
     encoded = quote(record_id.encode("utf-8", "surrogatepass"), safe="")
     query = urlencode({"limit": str(limit).encode("utf-8", "surrogatepass")})
