@@ -2,10 +2,10 @@
 build time, memory, single-query latency and recall@10 against exact search.
 
 A design is `FACTORY[@PARAM=V1/V2/...[;PARAM=...]]`: the factory string as FAISS reads it
-(`Flat`, `HNSW32`, `IVF4096,SQ8`, `IVF4096_HNSW32,PQ48np`, `PQ48np,Refine(SQ8)`, ...; one starting
+(`Flat`, `HNSW32`, `IVF4096,SQ8`, `IVF4096_HNSW32,PQ48np`, `LSH,Refine(SQ8)`, ...; one starting
 with `B` is a binary index over the sign bits, e.g. `BFlat`, `BIVF1024`), and the search
 settings to sweep, every combination of them, cheapest first. Besides FAISS's own parameters
-(`nprobe`, `efSearch`, `k_factor`, ...), `rerank=R` asks the index for R candidates and
+(`nprobe`, `efSearch`, `k_factor_rf` of a `Refine`, ...), `rerank=R` asks the index for R candidates and
 re-scores them exactly from the memory-mapped float vectors on disk (needed by binary indexes,
 whose Hamming order is coarse); without it the index's own top 10 are taken.
 
@@ -78,7 +78,7 @@ def measure_design(spec: str, vectors: str, dim: int, queries: str, truth: str, 
     design = parse_design(spec)
     count = open_vectors(vectors, dim).shape[0]
     started = time.perf_counter()
-    index = _empty_index(design, dim)
+    index, metric = _empty_index(design, dim)
     if not index.is_trained:
         sample = _training_sample(vectors, dim, count, index, design)
         index.train(_encode(design, sample))
@@ -116,17 +116,24 @@ def measure_design(spec: str, vectors: str, dim: int, queries: str, truth: str, 
         if passes[0]["p95"] > max_p95_ms:
             break
     memory = psutil.Process().memory_info()
-    return {"design": spec, "factory": design.factory, "vectors": count, "dim": dim, "queries": len(q),
+    return {"design": spec, "factory": design.factory, "metric": metric, "vectors": count, "dim": dim, "queries": len(q),
             "train_s": train_s, "build_s": build_s, "rss_gb": memory.rss / GB, "rss_file_gb": memory.shared / GB,
             "settings": settings, "search_threads": search_threads}
 
 
-def _empty_index(design: Design, dim: int) -> Any:
+def _empty_index(design: Design, dim: int) -> tuple[Any, str]:
+    """The index and its metric: inner product, or L2 for the indexes FAISS builds only for L2
+    (`LSH`): on unit vectors both give the same order."""
     import faiss
 
     if design.binary:
-        return faiss.index_binary_factory(dim, design.factory)
-    return faiss.index_factory(dim, design.factory, faiss.METRIC_INNER_PRODUCT)
+        return faiss.index_binary_factory(dim, design.factory), "Hamming"
+    try:
+        return faiss.index_factory(dim, design.factory, faiss.METRIC_INNER_PRODUCT), "inner product"
+    except RuntimeError as error:
+        if "METRIC_L2" not in str(error):
+            raise
+        return faiss.index_factory(dim, design.factory, faiss.METRIC_L2), "L2"
 
 
 def _training_sample(vectors: str, dim: int, count: int, index: Any, design: Design) -> np.ndarray:

@@ -82,7 +82,8 @@ def add_parser(commands: Any) -> None:
     bench.add_argument("--seconds", type=float, help="seconds per throughput burst (default 10)")
     bench.add_argument("--queries", type=int, help="at most this many queries (default all 774)")
     bench.add_argument("--scale-sizes", help="comma-separated synthetic vector counts (default 1000000,10000000)")
-    bench.add_argument("--bm25-sizes", help="comma-separated synthetic document counts (default 1M,3M,10M)")
+    bench.add_argument("--bm25-sizes", help="comma-separated synthetic document counts (default 1M,3M,10M; "
+                       "'' for none)")
     bench.add_argument("--design", action="append", help="vector-index design FACTORY[@PARAM=V1/V2;...] "
                        "(repeatable; default: eval/bench/scale.py default_designs)")
     bench.add_argument("--memory-budget", type=float, default=12.0, help="GB a scale child may use before it is stopped")
@@ -104,8 +105,9 @@ def _plan(args: argparse.Namespace) -> Plan:
         query_limit=args.queries or plan.query_limit, first_runs=args.runs or plan.first_runs,
         clients=_ints(args.clients) if args.clients else plan.clients, seconds=args.seconds or plan.seconds,
         servers=args.servers.split(",") if args.servers else plan.servers,
-        scale_sizes=_ints(args.scale_sizes) if args.scale_sizes else plan.scale_sizes,
-        bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes else plan.bm25_sizes, n_queries=plan.n_queries,
+        scale_sizes=_ints(args.scale_sizes) if args.scale_sizes is not None else plan.scale_sizes,
+        bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes is not None else plan.bm25_sizes,
+        n_queries=plan.n_queries,
     )
 
 
@@ -146,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             header = {"machine": machine(), "command": args.command_line, "quick": args.quick}
             measured = {**header, **_measure(part, args, plan, index, queries, scratch)}
             saved = report.load(out / "bench.json")  # read now: another part may have been saved meanwhile
+            if part == "scale":  # a run at some sizes or designs keeps the other rows
+                measured = scale.merge(saved["parts"].get("scale", measured), measured)
             saved["parts"][part] = measured
             paths = report.save(saved, out, figures)
     except (RuntimeError, OSError, ValueError) as error:

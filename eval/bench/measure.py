@@ -2,9 +2,11 @@
 medians over runs, the description of the machine a figure was measured on.
 
 Peak RSS comes from the kernel (the rusage of that one child, its high-water mark, not a
-sample, taken by the small launcher `eval.bench.peak`), so a short allocation spike is not missed. A memory budget, when given, is watched by
-sampling instead, and a child over it is stopped: a measurement that does not fit is reported
-as such rather than pushing the machine into swap or the OOM killer.
+sample, taken by the small launcher `eval.bench.peak`), so a short allocation spike is not
+missed. It counts the resident pages of memory-mapped files too. A memory budget, when given,
+is watched by sampling the anonymous memory (mapped file pages are page cache the kernel can
+drop), and a child over it is stopped: a measurement that does not fit is reported as such
+rather than pushing the machine into swap or the OOM killer.
 """
 
 from __future__ import annotations
@@ -91,12 +93,13 @@ def run_child(argv: Sequence[str], memory_budget: int | None = None, env: Mappin
 
 
 def _watch(pid: int, budget: int, over: threading.Event, seen: list[int]) -> None:
-    """Stop the child's process group when the RSS of the child and its descendants passes
-    `budget`; `seen[0]` keeps the most it saw."""
+    """Stop the child's process group when the anonymous memory of the child and its
+    descendants passes `budget` (pages of memory-mapped files are page cache the kernel can
+    drop, so they do not count); `seen[0]` keeps the most it saw."""
     try:
         process = psutil.Process(pid)
         while process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
-            seen[0] = max(seen[0], tree_rss(process))
+            seen[0] = max(seen[0], tree_rss(process, anonymous=True))
             if seen[0] > budget:
                 over.set()
                 os.killpg(pid, signal.SIGKILL)
@@ -106,14 +109,16 @@ def _watch(pid: int, budget: int, over: threading.Event, seen: list[int]) -> Non
         return
 
 
-def tree_rss(process: psutil.Process) -> int:
-    """Resident bytes of a process and all its descendants now."""
+def tree_rss(process: psutil.Process, anonymous: bool = False) -> int:
+    """Resident bytes of a process and all its descendants now (`anonymous`: less the
+    resident pages of mapped files)."""
     total = 0
     for member in [process, *process.children(recursive=True)]:
         try:
-            total += member.memory_info().rss
+            memory = member.memory_info()
         except psutil.NoSuchProcess:
             continue
+        total += memory.rss - (memory.shared if anonymous else 0)
     return total
 
 

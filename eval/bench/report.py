@@ -100,7 +100,7 @@ def _latency(part: Mapping[str, Any]) -> list[str]:
     rows = [["end to end", *(_ms(warm["end_to_end"][p]) for p in ("p50", "p95", "p99"))]]
     rows += [[stage, *(_ms(v[p]) for p in ("p50", "p95", "p99"))] for stage, v in warm["stages"].items()]
     firsts = [[label, f"{first[key]:.2f} s"] for key, label in (
-        ("interpreter_s", "interpreter started"), ("imports_s", "engine imported"),
+        ("interpreter_s", "Python and the benchmark's module started"), ("imports_s", "engine imported"),
         ("index_loaded_s", "index loaded"), ("engine_ready_s", "engine ready"),
         ("first_answer_s", "first answer")) if key in first]
     return [
@@ -150,7 +150,11 @@ def _scale(part: Mapping[str, Any]) -> list[str]:
              f"{row['peak_rss_gb']:.2f} GB", _ms(row.get("p50")), _ms(row.get("p95")), row.get("failed", "ok")]
             for row in part["bm25"]]
     vocab = part.get("vocabulary", {})
-    return [
+    stamps = dict.fromkeys((r["measured"]["date"], "/".join(str(x) for x in r["measured"]["load_average"]),
+                            r["measured"]["command"]) for r in [*part["vectors"], *part["bm25"]] if "measured" in r)
+    runs = ["Rows measured at: " + "; ".join(f"{date} (load {load}, `{command}`)" for date, load, command in sorted(stamps)),
+            ""] if len(stamps) > 1 else []
+    return [*runs,
         f"Random unit vectors in {part['dim']} dimensions; recall@10 against exact inner-product search over the "
         f"same vectors ({part['vectors'][0].get('queries', '?') if part['vectors'] else '?'} random queries, ground "
         "truth computed blockwise); each query searched alone on one thread; every design built in its own process "

@@ -41,13 +41,15 @@ SEED = 6
 
 def default_designs(count: int) -> list[str]:
     """The designs compared at a size: exact search where it fits in RAM, inverted lists with
-    scalar and product codes, binary codes with exact re-scoring, each with its knob swept.
+    scalar and product codes, and sign bits (Hamming) re-scored exactly, each with its knob swept.
 
     IVF lists grow as ~4 sqrt(N) up to 4096 (more train too slowly on 2 cores), with an HNSW
     coarse quantizer from 1M on (assigning 10M vectors to 4096 centroids exactly takes ~10
     min). PQ is `np` (no polysemous training: it is for a filter not used here, and makes
-    training 30 times slower). HNSW itself only up to 200k: its build took 95 s at 100k on this
-    machine (so ~20 min at 1M), for recall@10 0.13 at efSearch 64 on these vectors."""
+    training 30 times slower). Sign bits come twice: `BFlat` re-scored from the memory-mapped
+    float vectors, and `LSH,Refine(SQ8)` re-scored from 8-bit codes held in RAM (k_factor_rf x 10
+    candidates). HNSW itself only up to 200k: its build took 95 s at 100k on this machine under
+    load (so ~20 min at 1M), for recall@10 0.13 at efSearch 64 on these vectors."""
     lists = min(4096, 2 ** round(math.log2(4 * math.sqrt(count))))
     probes = "/".join(str(p) for p in (1, 4, 16, 64, 256, 1024) if p <= lists)
     coarse = f"IVF{lists}_HNSW32" if count >= 1_000_000 else f"IVF{lists}"
@@ -55,6 +57,7 @@ def default_designs(count: int) -> list[str]:
         f"{coarse},SQ8@nprobe={probes}",
         f"{coarse},PQ48np@nprobe={probes};rerank=100/1000",
         "BFlat@rerank=100/1000/10000/30000",
+        "LSH,Refine(SQ8)@k_factor_rf=100/1000/3000/10000/30000",
     ]
     if count <= 200_000:
         designs.insert(0, "HNSW32@efSearch=16/64/256")
@@ -100,6 +103,8 @@ def measure(sizes: Sequence[int], scratch: Path, runs: int, queries: Mapping[str
     for count in sizes:
         out["vectors"].extend(_vectors_at(count, scratch, runs, designs(count), n_queries, memory_budget,
                                           max_p95_ms, dim))
+    if not bm25_sizes:
+        return out
     vocabulary = scratch / "vocabulary.npz"
     stats, run = call_in_child("eval.bench.synthetic:save_vocabulary",
                                {"records": str(records), "out": str(vocabulary)}, memory_budget)
@@ -146,3 +151,25 @@ def _vectors_at(count: int, scratch: Path, runs: int, designs: Sequence[str], n_
         for path in (vectors, queries, truth):
             path.unlink(missing_ok=True)
     return rows
+
+
+def merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """A scale section from an earlier one and a run that re-measured some of its rows: a new
+    row replaces the old one of the same size and design (or document count), the others are
+    kept. Every row says when and by which command it was measured (`measured`)."""
+    def stamped(part: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        stamp = {"date": part["machine"]["date"], "load_average": part["machine"]["load_average"],
+                 "command": part["command"]}
+        return [{"measured": stamp, **row} for row in rows]
+
+    def combine(key: Callable[[Mapping[str, Any]], Any], field: str) -> list[dict[str, Any]]:
+        fresh = stamped(new, new[field])
+        again = {key(row) for row in fresh}
+        kept = [row for row in stamped(old, old.get(field, [])) if key(row) not in again]
+        return sorted(kept + fresh, key=lambda row: row["vectors" if field == "vectors" else "documents"])
+
+    merged = {**old, **new, "vectors": combine(lambda r: (r["vectors"], r["design"]), "vectors"),
+              "bm25": combine(lambda r: r["documents"], "bm25")}
+    if not new["bm25"] and "vocabulary" in old:
+        merged["vocabulary"] = old["vocabulary"]
+    return merged

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from eval.__main__ import main
-from eval.bench import report
+from eval.bench import report, scale
 from eval.bench.ann import parse_design
 from eval.bench.measure import median_of_runs, percentiles, run_child
 from eval.bench.synthetic import Vocabulary, documents, exact_top_k, write_vectors
@@ -126,3 +126,17 @@ def test_bad_arguments_fail_cleanly(tmp_path: Path, capsys: pytest.CaptureFixtur
     err = capsys.readouterr().err
     assert "design 'Flat@nprobe'" in err and "Traceback" not in err
     assert f"no index at {tmp_path / 'none'}" in err and not (tmp_path / "bench.json").exists()
+
+
+def test_a_scale_run_at_some_designs_keeps_the_other_rows() -> None:
+    def part(date: str, vectors: list[tuple[int, str]], bm25: list[int]) -> dict:
+        failed = {"failed": f"stopped in {date}", "peak_rss_gb": 1.0}
+        return {"machine": {"date": date, "load_average": [1.0]}, "command": f"run {date}", "dim": 384,
+                "memory_budget_gb": 12.0, "vectors": [{"vectors": n, "design": d, **failed} for n, d in vectors],
+                "bm25": [{"documents": n, **failed} for n in bm25]}
+
+    merged = scale.merge(part("d1", [(10, "Flat"), (10, "BFlat")], [5]), part("d2", [(10, "BFlat"), (5, "LSH")], []))
+    assert [(r["vectors"], r["design"], r["failed"], r["measured"]["date"]) for r in merged["vectors"]] == [
+        (5, "LSH", "stopped in d2", "d2"), (10, "Flat", "stopped in d1", "d1"), (10, "BFlat", "stopped in d2", "d2")]
+    assert [(r["documents"], r["measured"]["command"]) for r in merged["bm25"]] == [(5, "run d1")]
+    assert "Rows measured at: d1 (load 1.0, `run d1`); d2" in "\n".join(report._scale(merged))
