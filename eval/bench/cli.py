@@ -63,7 +63,8 @@ QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 def add_parser(commands: Any) -> None:
     bench = commands.add_parser("bench", help="performance benchmark (not part of the default offline run)",
                                 description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    bench.add_argument("part", nargs="?", default="all", choices=(*report.PARTS, "all"))
+    bench.add_argument("part", nargs="?", default="all", choices=(*report.PARTS, "all", "report"),
+                       help="a part, all of them, or `report`: rewrite bench.md and the plot from bench.json")
     bench.add_argument("--quick", action="store_true", help="tiny sizes: checks that it runs, not how fast")
     bench.add_argument("--index", help=f"index for latency, throughput and the scale vocabulary "
                        f"(default {config.DEFAULT_INDEX_DIR}; in quick mode a tiny one built here)")
@@ -132,6 +133,12 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             print(f"python -m eval bench: {error}", file=sys.stderr)
             return 2
+    if args.part == "report":
+        out = Path(args.out) if args.out else RESULTS_DIR
+        saved = report.load(out / "bench.json")
+        paths = report.save(saved, out, Path(args.figures) if args.figures else FIGURES_DIR)
+        print("written: " + ", ".join(str(p) for p in paths))
+        return 0
     scratch = args.scratch or Path(tempfile.mkdtemp(prefix="bench-"))
     scratch.mkdir(parents=True, exist_ok=True)
     if args.quick:  # never over the real results

@@ -141,8 +141,7 @@ def _scale(part: Mapping[str, Any]) -> list[str]:
             rows.append([*common, "–", "–", "–", "–", "–", "–", f"{row['peak_rss_gb']:.1f} GB", row["failed"]])
             continue
         for setting in row["settings"]:
-            params = ", ".join(f"{k}={int(v) if float(v).is_integer() else v}" for k, v in setting["params"].items())
-            rows.append([*common, params or "–", f"{setting['recall_at_10']:.3f}", _ms(setting["p50"]),
+            rows.append([*common, _params(setting), f"{setting['recall_at_10']:.3f}", _ms(setting["p50"]),
                          _ms(setting["p95"]), _duration(row["build_s"]),
                          f"{row['rss_gb']:.2f} GB ({row['rss_file_gb']:.2f} mapped file)", f"{row['peak_rss_gb']:.2f} GB",
                          f"{setting['runs']} run(s)"])
@@ -213,12 +212,16 @@ def _best_design(rows: Sequence[Mapping[str, Any]]) -> list[str]:
                   if s["recall_at_10"] >= TARGET_RECALL and row["peak_rss_gb"] <= 8]
     if candidates:
         p95, row, setting = min(candidates, key=lambda c: c[0])
-        return [f"`{row['design']}` {setting['params']}: recall {setting['recall_at_10']:.3f}, p95 {p95:.0f} ms, "
+        return [f"`{row['factory']}` {_params(setting)}: recall {setting['recall_at_10']:.3f}, p95 {p95:.0f} ms, "
                 f"peak RSS {row['peak_rss_gb']:.1f} GB", _verdict(p95 <= 200)]
     recall, row, setting = max(((s["recall_at_10"], row, s) for row in rows for s in row["settings"]),
                                key=lambda c: c[0])
-    return [f"no setting reaches recall 0.95 within 8 GB; best: `{row['design']}` {setting['params']}, recall "
-            f"{recall:.3f} at p95 {setting['p95']:.0f} ms", _verdict(False)]
+    return [f"no setting reaches recall 0.95 within 8 GB; the most accurate: `{row['factory']}` {_params(setting)}, "
+            f"recall {recall:.3f} at p95 {setting['p95']:.0f} ms, peak RSS {row['peak_rss_gb']:.1f} GB", _verdict(False)]
+
+
+def _params(setting: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={int(v) if float(v).is_integer() else v}" for k, v in setting["params"].items()) or "–"
 
 
 def _verdict(ok: bool) -> str:
