@@ -31,3 +31,15 @@ def test_onnx_vectors_are_unit_length_and_stable() -> None:
 def test_lone_surrogates_are_replaced_not_fatal() -> None:
     embedder = Embedder(backend="onnx-int8", max_length=48)
     assert np.isfinite(embedder.encode(["compact \ud800 space"])).all()
+
+
+def test_batches_group_texts_of_equal_token_counts() -> None:
+    """Short and long texts go to different batches (padding to the longest costs time), and
+    each text's vector still lands in its own row."""
+    embedder = Embedder(backend="onnx-int8", max_length=48, batch_size=2)
+    texts = ["prime", "x " * 100, "group", "y " * 100]
+    counts = embedder._token_counts(texts)
+    assert counts[1] == counts[3] == 48 and counts[0] < 48 and counts[2] < 48
+    together = embedder.encode(texts)
+    alone = np.vstack([embedder.encode([t]) for t in texts])
+    assert np.all(np.sum(together * alone, axis=1) > 0.98)
