@@ -157,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
             saved = report.load(out / "bench.json")  # read now: another part may have been saved meanwhile
             if part == "scale":  # a run at some sizes or designs keeps the other rows
                 measured = scale.merge(saved["parts"].get("scale", measured), measured)
+            if part == "build":
+                measured["rows"] = report.merge_rows(saved["parts"].get("build", measured), measured, "rows",
+                                                     lambda row: row["size"], lambda row: row["records"])
             saved["parts"][part] = measured
             paths = report.save(saved, out, figures)
     except (RuntimeError, OSError, ValueError) as error:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from matplotlib.figure import Figure
 
@@ -37,6 +37,22 @@ def save(report: Mapping[str, Any], out_dir: Path, figures_dir: Path) -> list[Pa
     markdown = out_dir / "bench.md"
     markdown.write_text(to_markdown(report), encoding="utf-8")
     return [data, markdown, plot(report, figures_dir / "bench_scale.png")]
+
+
+def merge_rows(old: Mapping[str, Any], new: Mapping[str, Any], field: str,
+               key: Callable[[Mapping[str, Any]], Any], order: Callable[[Mapping[str, Any]], Any]) -> list[dict[str, Any]]:
+    """The rows of `field` from an earlier section and a run that re-measured some of them: a
+    new row replaces the old one with the same key, the others are kept, each row stamped with
+    the date, load and command of the run that measured it (`measured`), so that sizes can be
+    measured one run at a time."""
+    def stamped(part: Mapping[str, Any]) -> list[dict[str, Any]]:
+        stamp = {"date": part["machine"]["date"], "load_average": part["machine"]["load_average"],
+                 "command": part["command"]}
+        return [{"measured": stamp, **row} for row in part.get(field, [])]
+
+    fresh = stamped(new)
+    again = {key(row) for row in fresh}
+    return sorted([row for row in stamped(old) if key(row) not in again] + fresh, key=order)
 
 
 def _without_nan(value: Any) -> Any:
@@ -83,12 +99,22 @@ def _build(part: Mapping[str, Any]) -> list[str]:
                      _duration(row["wall_s"]), f"{row['peak_rss_gb']:.2f} GB", f"{row['disk_mb']:.0f} MB",
                      *(f"{s[k]:.1f} s" for k in ("parse", "text views", "embed", "FAISS", "BM25", "PageRank")),
                      f"{_ms(lat['p50'])} / {_ms(lat['p95'])} ms"])
-    return [markdown_table(header, rows), "",
+    return [*_stamps(part["rows"]), markdown_table(header, rows), "",
             "Stages from the build's manifest: parse = reading and parsing the sources into records and writing "
             "them; BM25 = the lexical text views, tokenizing and both BM25+ indexes; PageRank = the dependency "
             "graph's PageRank and dependents; text views, embed (model loading included), FAISS = the three "
             "steps of the dense stage. Wall time is the whole `python -m search build` process. Query latency: "
             "warm, `default` ranking, over the queries of the latency part, on the index just built."]
+
+
+def _stamps(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """When rows of one table come from different runs: each run's date, load and command."""
+    stamps = dict.fromkeys((r["measured"]["date"], "/".join(str(x) for x in r["measured"]["load_average"]),
+                            r["measured"]["command"]) for r in rows if "measured" in r)
+    if len(stamps) < 2:
+        return []
+    return ["Rows measured at: " + "; ".join(f"{date} (load {load}, `{command}`)" for date, load, command in sorted(stamps)),
+            ""]
 
 
 def _duration(seconds: float) -> str:
@@ -149,11 +175,7 @@ def _scale(part: Mapping[str, Any]) -> list[str]:
              f"{row['peak_rss_gb']:.2f} GB", _ms(row.get("p50")), _ms(row.get("p95")), row.get("failed", "ok")]
             for row in part["bm25"]]
     vocab = part.get("vocabulary", {})
-    stamps = dict.fromkeys((r["measured"]["date"], "/".join(str(x) for x in r["measured"]["load_average"]),
-                            r["measured"]["command"]) for r in [*part["vectors"], *part["bm25"]] if "measured" in r)
-    runs = ["Rows measured at: " + "; ".join(f"{date} (load {load}, `{command}`)" for date, load, command in sorted(stamps)),
-            ""] if len(stamps) > 1 else []
-    return [*runs,
+    return [*_stamps([*part["vectors"], *part["bm25"]]),
         f"Random unit vectors in {part['dim']} dimensions; recall@10 against exact inner-product search over the "
         f"same vectors ({part['vectors'][0].get('queries', '?') if part['vectors'] else '?'} random queries, ground "
         "truth computed blockwise); each query searched alone on one thread; every design built in its own process "

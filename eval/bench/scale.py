@@ -28,6 +28,7 @@ import numpy as np
 
 from eval.bench.latency import query_texts
 from eval.bench.measure import GB, call_in_child, percentiles, rss_now
+from eval.bench.report import merge_rows
 from eval.bench.synthetic import Vocabulary, documents, exact_top_k, random_unit, write_vectors
 
 log = logging.getLogger(__name__)
@@ -157,19 +158,9 @@ def merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     """A scale section from an earlier one and a run that re-measured some of its rows: a new
     row replaces the old one of the same size and design (or document count), the others are
     kept. Every row says when and by which command it was measured (`measured`)."""
-    def stamped(part: Mapping[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        stamp = {"date": part["machine"]["date"], "load_average": part["machine"]["load_average"],
-                 "command": part["command"]}
-        return [{"measured": stamp, **row} for row in rows]
-
-    def combine(key: Callable[[Mapping[str, Any]], Any], field: str) -> list[dict[str, Any]]:
-        fresh = stamped(new, new[field])
-        again = {key(row) for row in fresh}
-        kept = [row for row in stamped(old, old.get(field, [])) if key(row) not in again]
-        return sorted(kept + fresh, key=lambda row: row["vectors" if field == "vectors" else "documents"])
-
-    merged = {**old, **new, "vectors": combine(lambda r: (r["vectors"], r["design"]), "vectors"),
-              "bm25": combine(lambda r: r["documents"], "bm25")}
+    merged = {**old, **new,
+              "vectors": merge_rows(old, new, "vectors", lambda r: (r["vectors"], r["design"]), lambda r: r["vectors"]),
+              "bm25": merge_rows(old, new, "bm25", lambda r: r["documents"], lambda r: r["documents"])}
     if not new["bm25"] and "vocabulary" in old:
         merged["vocabulary"] = old["vocabulary"]
     return merged

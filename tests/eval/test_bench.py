@@ -141,3 +141,19 @@ def test_a_scale_run_at_some_designs_keeps_the_other_rows() -> None:
         (5, "LSH", "stopped in d2", "d2"), (10, "Flat", "stopped in d1", "d1"), (10, "BFlat", "stopped in d2", "d2")]
     assert [(r["documents"], r["measured"]["command"]) for r in merged["bm25"]] == [(5, "run d1")]
     assert "Rows measured at: d1 (load 1.0, `run d1`); d2" in "\n".join(report._scale(merged))
+
+
+def test_a_build_run_at_one_size_keeps_the_other_sizes() -> None:
+    def part(date: str, sizes: list[tuple[str, int]]) -> dict:
+        latency = {"end_to_end": {"p50": 1.0, "p95": 2.0}}
+        stages = dict.fromkeys(("parse", "text views", "embed", "FAISS", "BM25", "PageRank"), 1.0)
+        rows = [{"size": size, "records": records, "vectors": records, "runs": 5, "source": f"{size} in {date}",
+                 "wall_s": 60.0, "peak_rss_gb": 1.0, "disk_mb": 5.0, "stages_s": stages, "latency": latency}
+                for size, records in sizes]
+        return {"machine": {"date": date, "load_average": [0.5]}, "command": f"run {date}", "rows": rows}
+
+    rows = report.merge_rows(part("d1", [("full", 300), ("10", 12)]), part("d2", [("100", 120), ("10", 13)]), "rows",
+                             lambda row: row["size"], lambda row: row["records"])
+    assert [(r["size"], r["records"], r["measured"]["date"]) for r in rows] == [
+        ("10", 13, "d2"), ("100", 120, "d2"), ("full", 300, "d1")]
+    assert "Rows measured at: d1 (load 0.5, `run d1`); d2" in "\n".join(report._build({"rows": rows}))
