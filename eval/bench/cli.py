@@ -1,8 +1,9 @@
-"""`python -m eval bench [build|latency|throughput|scale|all] [--quick] [--index DIR] [--out DIR]`.
+"""`python -m eval bench [build|latency|throughput|scale|profile|all] [--quick] [--index DIR] [--out DIR]`.
 
 Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes issue 6
 asks for: builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
-and throughput over `--index`; 1M and 10M synthetic statements. That takes hours on 2 cores
+and throughput over `--index`; 1M and 10M synthetic statements; py-spy profiles of the query path,
+the server under 16 clients and a 10k build. That takes hours on 2 cores
 (the full build alone ~17 min a run): run one part at a time, on a quiet machine.
 
 `--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors, 2 clients,
@@ -24,7 +25,7 @@ from typing import Any
 
 from search import config
 
-from eval.bench import build, latency, report, scale, throughput
+from eval.bench import build, latency, profile, report, scale, throughput
 from eval.bench.measure import GB, machine
 
 log = logging.getLogger(__name__)
@@ -50,13 +51,17 @@ class Plan:
     scale_sizes: list[int]
     bm25_sizes: list[int]
     n_queries: int
+    profile_clients: int
+    profile_declarations: int
 
 
 FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query_limit=None, first_runs=5,
             clients=[1, 4, 16, 64], seconds=10.0, servers=["api", "app"], scale_sizes=[1_000_000, 10_000_000],
-            bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100)
+            bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100,
+            profile_clients=16, profile_declarations=10_000)
 QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
-             servers=["api"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20)
+             servers=["api"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
+             profile_declarations=300)
 QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 
 
@@ -108,7 +113,8 @@ def _plan(args: argparse.Namespace) -> Plan:
         servers=args.servers.split(",") if args.servers else plan.servers,
         scale_sizes=_ints(args.scale_sizes) if args.scale_sizes is not None else plan.scale_sizes,
         bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes is not None else plan.bm25_sizes,
-        n_queries=plan.n_queries,
+        n_queries=plan.n_queries, profile_clients=plan.profile_clients,
+        profile_declarations=plan.profile_declarations,
     )
 
 
@@ -195,6 +201,9 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
                                       args.profile, args.build_corpus)}
     if part == "latency":
         return latency.measure(index, queries, plan.runs, plan.first_runs)
+    if part == "profile":
+        return profile.measure(index, queries, plan.profile_clients, plan.seconds, plan.profile_declarations, scratch,
+                               args.build_corpus)
     if part == "throughput":
         return {"servers": [throughput.measure(kind, index, queries, plan.clients, plan.seconds, plan.runs, scratch)
                             for kind in plan.servers]}

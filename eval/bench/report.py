@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from eval.report import json_number, markdown_table
 
-PARTS = ("build", "latency", "throughput", "scale")
+PARTS = ("build", "latency", "throughput", "scale", "profile")
 TARGET_RECALL = 0.95
 
 
@@ -70,7 +70,8 @@ def to_markdown(report: Mapping[str, Any]) -> str:
            "Written by `python -m eval bench`; see README, \"Performance\", for what each table means.",
            "Times are medians over the runs given; percentiles are taken per run, then the median.", ""]
     out += _targets(parts) + [""]
-    for name, render in (("build", _build), ("latency", _latency), ("throughput", _throughput), ("scale", _scale)):
+    for name, render in (("build", _build), ("latency", _latency), ("throughput", _throughput), ("scale", _scale),
+                         ("profile", _profile)):
         if name in parts:
             out += [f"## {name.capitalize()}", "", _measured(parts[name]), ""] + render(parts[name]) + [""]
     return "\n".join(out)
@@ -189,6 +190,27 @@ def _scale(part: Mapping[str, Any]) -> list[str]:
         "taking the top 200:", "",
         markdown_table(["documents", "tokens", "build", "peak RSS", "p50 ms", "p95 ms", "status"], bm25),
     ]
+
+
+def _profile(part: Mapping[str, Any]) -> list[str]:
+    out = [f"py-spy samples ({part['rate']} a second, waiting threads left out) summed per function. *Inclusive*: "
+           "share of the samples whose stack passes through a function of `search/` (the call and all under it); "
+           "*self*: share of the samples whose innermost frame is that function (where the processor was).", ""]
+    for scope in part["scopes"]:
+        rows = [[f"{rank}", f"`{inner[0]}`" if inner else "", _percent(inner), f"`{leaf[0]}`" if leaf else "",
+                 _percent(leaf)]
+                for rank, (inner, leaf) in enumerate(_zip_longest(scope["inclusive"], scope["self"]), 1)]
+        out += [f"**{scope['scope']}**: {scope['what']}; {scope['samples']:,} samples.", "",
+                markdown_table(["#", "inclusive (search/)", "share", "self", "share"], rows), ""]
+    return out
+
+
+def _zip_longest(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[Any, Any]]:
+    return [(a[i] if i < len(a) else None, b[i] if i < len(b) else None) for i in range(max(len(a), len(b)))]
+
+
+def _percent(entry: Sequence[Any] | None) -> str:
+    return f"{100 * entry[1]:.1f}%" if entry else ""
 
 
 def _targets(parts: Mapping[str, Any]) -> list[str]:

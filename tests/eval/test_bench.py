@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from eval.__main__ import main
-from eval.bench import report, scale
+from eval.bench import profile, report, scale
 from eval.bench.ann import parse_design
 from eval.bench.measure import median_of_runs, percentiles, run_child
 from eval.bench.synthetic import Vocabulary, documents, exact_top_k, write_vectors
@@ -114,7 +114,12 @@ def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path)
     assert designs["Flat"]["settings"][0]["recall_at_10"] == 1.0  # exact search against exact search
     assert all(0 <= s["recall_at_10"] <= 1 for row in designs.values() for s in row["settings"])
     assert parts["scale"]["bm25"][0]["documents"] == 2000 and "failed" not in parts["scale"]["bm25"][0]
+    scopes = {scope["scope"]: scope for scope in parts["profile"]["scopes"]}
+    assert set(scopes) == {"query", "server", "build"} and scopes["query"]["samples"] > 0
+    assert scopes["query"]["inclusive"][0] == ["Engine.search (search/engine/engine.py)", 1.0]
+    assert any("build_index (search/index/build.py)" == frame for frame, _ in scopes["build"]["inclusive"])
     markdown = (quick_run / "bench.md").read_text()
+    assert "## Profile" in markdown and "**server**: the API alone" in markdown
     assert "## Targets (issue 6)" in markdown and "Quick mode" in markdown and "| `Flat` |" in markdown
     assert (quick_run / "bench_scale.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -157,3 +162,23 @@ def test_a_build_run_at_one_size_keeps_the_other_sizes() -> None:
     assert [(r["size"], r["records"], r["measured"]["date"]) for r in rows] == [
         ("10", 13, "d2"), ("100", 120, "d2"), ("full", 300, "d1")]
     assert "Rows measured at: d1 (load 0.5, `run d1`); d2" in "\n".join(report._build({"rows": rows}))
+
+
+def test_profile_sums_samples_per_function_without_waiting_threads(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.txt"
+    raw.write_text("\n".join([
+        "main (app.py);Engine.search (search/engine/engine.py);Embedder.encode (search/index/embed.py);Session.run (ort.py) 6",
+        "main (app.py);Engine.search (search/engine/engine.py);_top (search/engine/engine.py) 2",
+        "main (app.py);Engine.search (search/engine/engine.py);_top (search/engine/engine.py);argsort (numpy.py) 2",
+        "main (app.py);Index.load (search/index/store.py) 30",
+        "worker (threading.py);Queue.get (queue.py);Condition.wait (threading.py) 50",
+        "a line that is no sample",
+    ]))
+    inside = profile.summarise(profile.read_stacks(raw, profile.SEARCH_FRAME))
+    assert inside["samples"] == 10
+    assert inside["inclusive"][:3] == [["Engine.search (search/engine/engine.py)", 1.0],
+                                       ["Embedder.encode (search/index/embed.py)", 0.6],
+                                       ["_top (search/engine/engine.py)", 0.4]]
+    assert inside["self"][0] == ["Session.run (ort.py)", 0.6] and ["argsort (numpy.py)", 0.2] in inside["self"]
+    everything = profile.summarise(profile.read_stacks(raw))
+    assert everything["samples"] == 40 and everything["self"][0] == ["Index.load (search/index/store.py)", 0.75]
