@@ -7,12 +7,15 @@ this type so that one index, one ranking and one set of interfaces serve both.
 from __future__ import annotations
 
 import json
-import sys
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, overload
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 @dataclass(slots=True)
@@ -89,20 +92,117 @@ def write_parquet(statements: Iterable[Statement], path: Path) -> None:
     pq.write_table(pa.table(columns, schema=SCHEMA), path, compression="zstd")
 
 
-_SHARED_STRINGS = ("source", "kind", "name", "language", "module", "path", "package", "group")
+#: Rows per record batch turned into Statements at a time when iterating over every record.
+BATCH_ROWS = 10_000
 
 
-def read_parquet(path: Path) -> list[Statement]:
-    """Read records written by `write_parquet` (column-wise: ~300k records in seconds)."""
-    columns = pq.read_table(path, schema=SCHEMA).to_pydict()
-    metas = [json.loads(m or "{}") for m in columns.pop("meta")]
-    # One string object per distinct value: kinds, modules and paths repeat, and every
-    # dependency is some record's name (a third of the records' memory otherwise).
-    for key in _SHARED_STRINGS:
-        columns[key] = [sys.intern(v) for v in columns[key]]
-    columns["deps"] = [[sys.intern(d) for d in deps] for deps in columns["deps"]]
-    names = list(columns)
-    return [
-        Statement(**dict(zip(names, values)), meta=meta)
-        for values, meta in zip(zip(*columns.values()), metas)
-    ]
+class RecordTable(Sequence[Statement]):
+    """The records of an index as one Arrow table, read as Statements one row or a few rows
+    at a time.
+
+    Why: 315k records as Statement objects cost 1.28 GB of Python objects; the same columns as
+    Arrow buffers cost ~290 MB. Serving needs a handful of whole records per query (the k
+    results) and, at startup, a few fields of every record (ids, names, groups, filter values),
+    which `column`, `encode` and `encode_meta` give as plain values or integer codes without a
+    Statement per record; `table` is there for vectorised `pyarrow.compute` scans. Iterating
+    still yields every Statement, batch by batch, for offline users (evaluation, benchmarks).
+    """
+
+    def __init__(self, table: pa.Table) -> None:
+        # One chunk per column: `take` on a chunked column concatenates its chunks first, a
+        # copy of the whole column on every call.
+        self.table = table.combine_chunks()
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    @overload
+    def __getitem__(self, index: int) -> Statement: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Statement]: ...
+
+    def __getitem__(self, index: int | slice) -> Statement | list[Statement]:
+        positions = range(len(self))[index]
+        return self.take(positions) if isinstance(positions, range) else self.take([positions])[0]
+
+    def __iter__(self) -> Iterator[Statement]:
+        for batch in self.table.to_batches(max_chunksize=BATCH_ROWS):
+            yield from (_statement(row) for row in batch.to_pylist())
+
+    def take(self, positions: Sequence[int] | np.ndarray) -> list[Statement]:
+        """The records at `positions`, in that order (a result list, one call for all)."""
+        return [_statement(row) for row in self.table.take(pa.array(positions, pa.int64())).to_pylist()]
+
+    def column(self, name: str, positions: Sequence[int] | np.ndarray | None = None) -> list[Any]:
+        """One field of every record (or of those at `positions`) as Python values, `meta`
+        parsed."""
+        values = self.table[name] if positions is None else self.table[name].take(pa.array(positions, pa.int64()))
+        return _parsed(name, values.to_pylist())
+
+    def encode(self, name: str) -> tuple[list[Any], np.ndarray]:
+        """The distinct values of a field (`meta` parsed) and each record's number in that
+        list: a filter over 300k records becomes integer comparisons."""
+        values = self.table[name]
+        distinct = pc.unique(values)
+        codes = pc.index_in(values, value_set=distinct).to_numpy()
+        return _parsed(name, distinct.to_pylist()), codes
+
+    def encode_meta(self, key: str) -> tuple[list[Any], np.ndarray]:
+        """`encode` for one metadata key: its distinct values and each record's number in
+        that list, -1 for the records without the key."""
+        codes, keys = self._meta_columns
+        if key not in keys:
+            return [], np.full(len(self), -1, dtype=np.int32)
+        values, numbers = keys[key]
+        return values, numbers[codes]
+
+    @property
+    def meta_keys(self) -> list[str]:
+        """The metadata keys some record has, in the order records first have them."""
+        return list(self._meta_columns[1])
+
+    @cached_property
+    def _meta_columns(self) -> tuple[np.ndarray, dict[str, tuple[list[Any], np.ndarray]]]:
+        """Each record's number among the distinct `meta` strings, and for each metadata key
+        its distinct values with the number of its value in each distinct `meta` (-1: absent).
+
+        300k records share ~50k distinct `meta` strings: each is parsed once, here, and only
+        the values are kept, not a dict per record.
+        """
+        metas, codes = self.encode("meta")
+        keys: dict[str, tuple[list[Any], np.ndarray]] = {}
+        numbering: dict[str, dict[str, int]] = {}
+        for i, meta in enumerate(metas):
+            for key, value in meta.items():
+                if key not in keys:
+                    keys[key] = ([], np.full(len(metas), -1, dtype=np.int32))
+                    numbering[key] = {}
+                values, numbers = keys[key]
+                # Told apart as JSON: 1, True and "1" are distinct values.
+                number = numbering[key].setdefault(json.dumps(value, sort_keys=True), len(values))
+                if number == len(values):
+                    values.append(value)
+                numbers[i] = number
+        return codes, keys
+
+
+def read_parquet(path: Path) -> RecordTable:
+    """Read records written by `write_parquet`."""
+    records = RecordTable(pq.read_table(path, schema=SCHEMA))
+    # Arrow's allocator keeps the freed read buffers and chunks (~300 MB at full size) for
+    # reuse unless told to return them.
+    pa.default_memory_pool().release_unused()
+    return records
+
+
+def _statement(row: dict[str, Any]) -> Statement:
+    return Statement(**row | {"meta": _parse_meta(row["meta"])})
+
+
+def _parse_meta(text: str | None) -> dict[str, Any]:
+    return json.loads(text or "{}")
+
+
+def _parsed(name: str, values: list[Any]) -> list[Any]:
+    return [_parse_meta(v) for v in values] if name == "meta" else values

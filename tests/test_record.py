@@ -1,6 +1,13 @@
+import json
 from pathlib import Path
 
-from search.record import Statement, read_parquet, write_parquet
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import search.record
+from search.record import RecordTable, Statement, read_parquet, write_parquet
 
 
 def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
@@ -16,3 +23,63 @@ def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
     assert loaded == original
     assert not loaded.formal
     assert Statement(id="mathlib:x", source="mathlib", kind="def", name="x", statement="").formal
+
+
+STATEMENTS = [
+    Statement("mathlib:a", "mathlib", "theorem", "a", "a = a", deps=["mathlib:b"], meta={"namespace": ""}),
+    Statement("mathlib:b", "mathlib", "def", "b", "def b", group="mathlib:a", meta={"namespace": "N"}),
+    Statement("stacks:0001", "stacks", "lemma", "0001", "$x$", language="latex",
+              meta={"chapter": "Schemes", "section": "Affine"}),
+    Statement("stacks:0002", "stacks", "lemma", "0002", "$y$", language="latex", links=["mathlib:a"],
+              meta={"chapter": "Schemes", "section": "Open"}),
+    Statement("mathlib:c", "mathlib", "theorem", "c", "c", attributes=["simp"],
+              meta={"namespace": "", "modifiers": ["protected"]}),
+]
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> RecordTable:
+    write_parquet(STATEMENTS, tmp_path / "r.parquet")
+    return read_parquet(tmp_path / "r.parquet")
+
+
+def test_a_record_table_reads_as_the_sequence_of_its_statements(
+    records: RecordTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search.record, "BATCH_ROWS", 2)
+    assert len(records) == 5
+    assert list(records) == STATEMENTS
+    assert records[1] == STATEMENTS[1] and records[-1] == STATEMENTS[-1]
+    assert records[1:4] == STATEMENTS[1:4] and records[::-2] == STATEMENTS[::-2]
+    with pytest.raises(IndexError):
+        records[5]
+    assert records.take([4, 0, 4]) == [STATEMENTS[4], STATEMENTS[0], STATEMENTS[4]]
+    assert records.take(np.array([2])) == [STATEMENTS[2]] and records.take([]) == []
+
+
+def test_fields_of_every_record_or_some_without_statements(records: RecordTable) -> None:
+    assert records.column("id") == [s.id for s in STATEMENTS]
+    assert records.column("meta", [3, 0]) == [STATEMENTS[3].meta, STATEMENTS[0].meta]
+    assert records.column("deps", np.array([0, 1])) == [["mathlib:b"], []]
+    assert records.column("name", []) == []
+    for name in ("kind", "meta"):
+        values, codes = records.encode(name)
+        assert len(values) == len({str(getattr(s, name)) for s in STATEMENTS})
+        assert [values[c] for c in codes] == [getattr(s, name) for s in STATEMENTS]
+
+
+def test_each_metadata_key_is_encoded_over_every_record(records: RecordTable) -> None:
+    assert records.meta_keys == ["namespace", "chapter", "section", "modifiers"]
+    for key in records.meta_keys:
+        values, codes = records.encode_meta(key)
+        assert [values[c] if c >= 0 else "absent" for c in codes] == [s.meta.get(key, "absent") for s in STATEMENTS]
+        assert len(values) == len({json.dumps(s.meta[key]) for s in STATEMENTS if key in s.meta})
+    assert records.encode_meta("year")[0] == [] and records.encode_meta("year")[1].tolist() == [-1] * 5
+
+
+def test_a_table_in_several_chunks_is_read_as_one(tmp_path: Path) -> None:
+    write_parquet(STATEMENTS, tmp_path / "r.parquet")
+    table = pq.read_table(tmp_path / "r.parquet")
+    records = RecordTable(pa.concat_tables([table.slice(0, 2), table.slice(2)]))
+    assert all(column.num_chunks == 1 for column in records.table.columns)
+    assert records.take([3, 1]) == [STATEMENTS[3], STATEMENTS[1]]

@@ -17,7 +17,7 @@ from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError, read_manifest
-from search.record import Statement, read_parquet
+from search.record import RecordTable, Statement, read_parquet
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Index:
 
     directory: Path
     manifest: dict[str, Any]
-    records: list[Statement]
+    records: RecordTable
     lexical: LexicalIndex
     names: LexicalIndex
     dense: DenseIndex
@@ -53,7 +53,7 @@ class Index:
             )
         except (OSError, ValueError, RuntimeError) as error:
             raise IndexLoadError(f"{directory} could not be read ({error})") from error
-        index.position = {s.id: i for i, s in enumerate(records)}
+        index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
         sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
         if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
@@ -69,8 +69,8 @@ class Index:
     def by_name(self) -> dict[str, list[int]]:
         """Lowercased full name -> record positions (names are unique per source, not across)."""
         table: dict[str, list[int]] = {}
-        for i, s in enumerate(self.records):
-            table.setdefault(s.name.lower(), []).append(i)
+        for i, name in enumerate(self.records.column("name")):
+            table.setdefault(name.lower(), []).append(i)
         return table
 
     def get(self, record_id: str) -> Statement | None:
