@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
+import pyarrow.compute as pc
 
 from search.engine import fusion
 from search.engine.names import NameTable
@@ -45,6 +46,8 @@ LATEX_AS_TEXT = True
 FUZZY_CUTOFF = 85
 #: Ranking variants, selectable by name; all but `default` are published baselines.
 VARIANTS = ("dense", "bm25", "leanexplore", "rrf", "default")
+#: Filter keys read from the record's own field; every other key is a `meta` key.
+RECORD_FILTERS = ("source", "kind", "package", "module", "group")
 
 
 @dataclass
@@ -68,20 +71,33 @@ class Result:
 
 
 class Engine:
-    """Hybrid retrieval over one loaded index."""
+    """Hybrid retrieval over one loaded index.
+
+    What a query reads of every record (name lengths, StatementGroups, filter values) is
+    held as numpy arrays made once from the record table's columns, so that a query turns
+    only its k results into Statements.
+    """
 
     def __init__(self, index: Index) -> None:
         self.index = index
-        self._names = NameTable(index.by_name)
+        #: The index's distinct lowercased names, for lookups by prefix, substring, spelling.
+        self.name_table = NameTable(index.by_name)
         top = float(index.pagerank.max(initial=0.0))
         self._pagerank = index.pagerank / top if top > 0 else np.zeros_like(index.pagerank)
         self._dependents = np.minimum(
             np.log1p(index.dependents.astype(np.float32)) / np.log1p(DEPENDENTS_SATURATION), 1.0
         )
+        records = index.records.table
+        self._name_lengths = pc.utf8_length(records["name"]).to_numpy()
         self._columns: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._groups: dict[str, list[int]] = {}
-        for position, s in enumerate(index.records):
-            self._groups.setdefault(s.group or s.id, []).append(position)
+        # StatementGroups by number: each record's group, each group's head (-1 when its id is
+        # no record) and the groups' member positions, group after group (`_offsets` bounds).
+        keys = pc.if_else(pc.equal(records["group"], ""), records["id"], records["group"])
+        heads = pc.unique(keys)
+        self._group = pc.index_in(keys, value_set=heads).to_numpy()
+        self._heads = pc.fill_null(pc.index_in(heads, value_set=records["id"]), -1).to_numpy()
+        self._members = np.argsort(self._group, kind="stable")
+        self._offsets = np.concatenate(([0], np.cumsum(np.bincount(self._group, minlength=len(heads)))))
 
     def search(
         self,
@@ -141,9 +157,9 @@ class Engine:
                 return out, bm25_full
             if parsed.kind == "name":
                 name = parsed.text.lower()
-                out["prefix"] = self._ranked_names(self._names.with_prefix(name), allowed, depth)
+                out["prefix"] = self._ranked_names(self.name_table.with_prefix(name), allowed, depth)
                 if not exact:  # a misspelt name: the spelling signal is for names not found
-                    close = self._names.similar(name, FUZZY_CUTOFF, depth)
+                    close = self.name_table.similar(name, FUZZY_CUTOFF, depth)
                     out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
             words = tokenize(parsed.plain if LATEX_AS_TEXT else parsed.text)
@@ -160,19 +176,18 @@ class Engine:
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Names containing every needle, shortest (most specific) first, then by PageRank."""
-        return self._ranked_names(self._names.containing(needles), allowed, depth)
+        return self._ranked_names(self.name_table.containing(needles), allowed, depth)
 
     def _ranked_names(
         self, names: list[str], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Records bearing `names`, shortest name (most specific) first, then by PageRank."""
-        hits = [
-            p for name in names for p in self.index.by_name[name]
-            if allowed is None or allowed[p]
-        ]
-        hits.sort(key=lambda p: (len(self.index.records[p].name), -self.index.pagerank[p]))
-        hits = hits[:depth]
-        return np.asarray(hits, dtype=np.int64), 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
+        hits = np.asarray(
+            [p for name in names for p in self.index.by_name[name] if allowed is None or allowed[p]],
+            dtype=np.int64,
+        )
+        hits = hits[np.lexsort((-self.index.pagerank[hits], self._name_lengths[hits]))][:depth]
+        return hits, 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
 
     def _with_priors(self, fused: dict[int, float], signals: fusion.Signals) -> dict[int, float]:
         """Exact name matches first, then the structural priors (dependents, PageRank)."""
@@ -192,9 +207,9 @@ class Engine:
     ) -> list[Result]:
         """One result per StatementGroup, headed by its primary record, best score kept."""
         records = self.index.records
-        best: dict[str, tuple[float, int]] = {}
+        best: dict[int, tuple[float, int]] = {}
         for position, score in fused.items():
-            group = records[position].group or records[position].id
+            group = int(self._group[position])
             if group not in best or score > best[group][0]:
                 best[group] = (score, position)
         if allowed is not None and len(best) < k:
@@ -204,20 +219,26 @@ class Engine:
             name: {int(p): (rank, float(v)) for rank, (p, v) in enumerate(zip(*pair))}
             for name, pair in signals.items()
         }
+        heads = [self._head(group, position, allowed) for group, (_, position) in ranked]
+        statements = records.take(heads)
         results = []
-        for rank, (group, (score, position)) in enumerate(ranked, 1):
-            head = self.index.position.get(group, position)
-            if allowed is not None and not allowed[head]:
-                head = position
-            members = [records[p].id for p in self._groups.get(group, []) if p != head]
+        for rank, ((group, (score, position)), head) in enumerate(zip(ranked, heads), 1):
+            grouped = self._members[self._offsets[group] : self._offsets[group + 1]]
+            members = records.column("id", grouped[grouped != head])
             found = {
                 name: {"rank": table[position][0] + 1, "score": round(table[position][1], 6)}
                 for name, table in lookup.items() if position in table
             }
-            results.append(Result(records[head], score, rank, found, members))
+            results.append(Result(statements[rank - 1], score, rank, found, members))
         return results
 
-    def _fill(self, best: dict[str, tuple[float, int]], allowed: np.ndarray, k: int) -> None:
+    def _head(self, group: int, position: int, allowed: np.ndarray | None) -> int:
+        """The record heading a result: its group's primary record, or `position` (the group's
+        best-scored record) when the primary is not in the index or not allowed by the filters."""
+        head = int(self._heads[group])
+        return position if head < 0 or (allowed is not None and not allowed[head]) else head
+
+    def _fill(self, best: dict[int, tuple[float, int]], allowed: np.ndarray, k: int) -> None:
         """Top up a filtered result list that no signal filled, by PageRank, with score 0.
 
         A filter must not silently return fewer than k results when k matching records exist,
@@ -225,8 +246,7 @@ class Engine:
         """
         positions = np.flatnonzero(allowed)
         for position in positions[np.argsort(-self.index.pagerank[positions], kind="stable")]:
-            record = self.index.records[int(position)]
-            best.setdefault(record.group or record.id, (0.0, int(position)))
+            best.setdefault(int(self._group[position]), (0.0, int(position)))
             if len(best) >= k:
                 return
 
@@ -242,11 +262,16 @@ class Engine:
         return mask
 
     def _column(self, key: str) -> tuple[np.ndarray, np.ndarray]:
-        """One filterable field over every record as (distinct values, each record's value
-        number), made on first use, so that a filter costs integer comparisons."""
+        """One filter key over every record, a record field (`RECORD_FILTERS`) or else a
+        metadata value (`chapter`, `section`, ...) compared as text, as (distinct texts, each
+        record's text number), made on first use, so that a filter costs integer comparisons."""
         if key not in self._columns:
-            values = np.array([str(_field(s, key)) for s in self.index.records])
-            self._columns[key] = np.unique(values, return_inverse=True)
+            records = self.index.records
+            values, codes = records.encode(key) if key in RECORD_FILTERS else records.encode_meta(key)
+            # The last text, "", is the value of the records without the metadata key (code -1).
+            texts = np.array([str(v) for v in values] + [""])
+            names, numbers = np.unique(texts, return_inverse=True)
+            self._columns[key] = names, numbers[codes]
         return self._columns[key]
 
 
@@ -269,13 +294,6 @@ class _Stopwatch:
         if self.timings is not None:
             elapsed = time.perf_counter() - self._start
             self.timings[self._stage] = self.timings.get(self._stage, 0.0) + elapsed
-
-
-def _field(statement: Statement, key: str) -> Any:
-    """A record attribute or, failing that, a metadata value (`chapter`, `section`, ...)."""
-    if key in ("source", "kind", "package", "module", "group"):
-        return getattr(statement, key)
-    return statement.meta.get(key, "")
 
 
 def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
