@@ -8,13 +8,12 @@ matches nothing. An API caller is told instead, with the nearest valid spellings
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from search.api.limits import ApiError, nearest
-from search.record import Statement
+from search.engine.engine import RECORD_FILTERS
+from search.record import RecordTable
 
-#: Record fields the engine filters on; every other key is looked up in `meta`.
-FIELDS = ("source", "kind", "package", "module", "group")
 #: `describe` lists the values of a filter with at most this many (module has thousands).
 LISTED_VALUES = 200
 
@@ -27,20 +26,18 @@ class FilterCatalogue:
     values: dict[str, frozenset[str]]
 
     @classmethod
-    def from_records(cls, records: Sequence[Statement]) -> "FilterCatalogue":
-        """Scan the records once. Metadata keys whose values are lists (`modifiers`) are left
-        out: the engine compares scalar values only."""
-        found: dict[str, set[str]] = {key: set() for key in FIELDS}
+    def from_records(cls, records: RecordTable) -> "FilterCatalogue":
+        """Read the distinct values of each field and metadata key. Metadata keys whose
+        values are lists (`modifiers`) are left out: the engine compares scalar values only."""
+        found: dict[str, set[str]] = {key: set(records.encode(key)[0]) for key in RECORD_FILTERS}
         listed: set[str] = set()
-        for s in records:
-            for key in FIELDS:
-                found[key].add(getattr(s, key))
-            for key, value in s.meta.items():
-                if isinstance(value, (list, dict)):
-                    listed.add(key)
-                else:
-                    found.setdefault(key, set()).add(str(value))
-        for key in listed - set(FIELDS):
+        for key in records.meta_keys:
+            values, _ = records.encode_meta(key)
+            scalars = [value for value in values if not isinstance(value, (list, dict))]
+            if len(scalars) < len(values):
+                listed.add(key)
+            found.setdefault(key, set()).update(map(str, scalars))
+        for key in listed - set(RECORD_FILTERS):
             found.pop(key, None)
         return cls({key: frozenset(v for v in values if v) for key, values in found.items()})
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow.compute as pc
 
 from search.index.store import Index
 
@@ -24,25 +25,20 @@ class DependencyGraph:
 
     @classmethod
     def from_index(cls, index: Index) -> "DependencyGraph":
-        position = index.position
-        targets: list[int] = []
-        sources: list[int] = []
-        for source, record in enumerate(index.records):
-            for dep in record.deps:
-                target = position.get(dep)
-                if target is not None:
-                    targets.append(target)
-                    sources.append(source)
-        target_array = np.asarray(targets, dtype=np.int64)
+        records = index.records.table
+        targets = pc.index_in(pc.list_flatten(records["deps"]), value_set=records["id"])
+        known = pc.is_valid(targets)
+        target_array = pc.filter(targets, known).to_numpy().astype(np.int64)
+        sources = pc.filter(pc.list_parent_indices(records["deps"]), known).to_numpy().astype(np.int64)
         order = np.argsort(target_array, kind="stable")
         counts = np.bincount(target_array, minlength=len(index.records))
         offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        return cls(index, offsets, np.asarray(sources, dtype=np.int64)[order])
+        return cls(index, offsets, sources[order])
 
     def dependencies(self, position: int) -> list[int]:
         """Positions of the records `position` refers to, most central (PageRank) first."""
-        record = self.index.records[position]
-        found = [self.index.position[d] for d in record.deps if d in self.index.position]
+        [deps] = self.index.records.column("deps", [position])
+        found = [self.index.position[d] for d in deps if d in self.index.position]
         return self._by_pagerank(found)
 
     def dependents(self, position: int) -> list[int]:
@@ -52,4 +48,6 @@ class DependencyGraph:
 
     def _by_pagerank(self, positions: list[int]) -> list[int]:
         pagerank = self.index.pagerank
-        return sorted(positions, key=lambda p: (-float(pagerank[p]), self.index.records[p].name))
+        names = self.index.records.column("name", positions)
+        ranked = sorted(zip(positions, names), key=lambda pair: (-float(pagerank[pair[0]]), pair[1]))
+        return [p for p, _ in ranked]

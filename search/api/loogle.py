@@ -28,6 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -36,6 +39,7 @@ from rapidfuzz import fuzz
 from search.api.formal import FormalHit, declaration_type
 from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, SUGGESTIONS, clean_query, nearest
 from search.api.service import SearchService
+from search.record import Statement
 
 PATH = "/json"
 #: Extra JSON fields of every error of this endpoint, as Loogle answers them.
@@ -85,12 +89,13 @@ class Loogle:
     def __init__(self, service: SearchService) -> None:
         self.service = service
         records = service.index.records
-        lean = set(service.lean_sources)
-        self.positions = [p for p, s in enumerate(records) if s.source in lean]
-        self.lean = set(self.positions)
+        sources = pa.array(service.lean_sources, pa.string())
+        #: Which records are Lean declarations, by position.
+        self.lean = pc.is_in(records.table["source"], value_set=sources).to_numpy()
         self.exact: dict[str, list[int]] = {}
-        for p in self.positions:
-            self.exact.setdefault(records[p].name, []).append(p)
+        positions = np.flatnonzero(self.lean)
+        for p, name in zip(positions.tolist(), records.column("name", positions)):
+            self.exact.setdefault(name, []).append(p)
 
     def find(self, query: str) -> LoogleAnswer:
         """Hits of every filter of `query`, or QueryError."""
@@ -102,45 +107,44 @@ class Loogle:
             matched = found if matched is None else matched & found
             if f.kind == "constant":
                 firsts.update(self.exact.get(f.text, []))
-        matched = matched or set()
+        candidates = list(matched or ())
         constants = [f.text for f in filters if f.kind == "constant"]
         records = self.service.index.records
         pagerank = self.service.index.pagerank
-        ordered = sorted(
-            matched,
-            key=lambda p: (
-                p not in firsts,
-                -sum(writes(records[p].statement, c) for c in constants),
-                -float(pagerank[p]),
-                records[p].name,
-            ),
-        )
+        statements = records.column("statement", candidates)
+        key = {
+            p: (p not in firsts, -sum(writes(statement, c) for c in constants), -float(pagerank[p]), name)
+            for p, statement, name in zip(candidates, statements, records.column("name", candidates))
+        }
+        ordered = sorted(candidates, key=key.__getitem__)
         shown = ordered[:MAX_RESULTS]
         header = f"Found {len(ordered)} declaration{'s' if len(ordered) != 1 else ''} " + " and ".join(
             f.describe() for f in filters
         ) + "."
         if len(shown) < len(ordered):
             header += f"\nOf these, {len(shown)} are shown."
-        return LoogleAnswer(hits=[self._hit(p) for p in shown], count=len(ordered), header=header)
+        hits = [self._hit(s) for s in records.take(shown)]
+        return LoogleAnswer(hits=hits, count=len(ordered), header=header)
 
     def _constant(self, name: str) -> set[int]:
         """The constant and the records referring to it. A name that is no record: an error
         suggesting its namespaced forms when there are some (`sin` -> `Real.sin`), else the
         declarations whose statement writes it in full (Lean core's `Nat.succ`), else an
         error suggesting close spellings."""
-        records = self.service.index.records
         own = self.exact.get(name)
         if own:
             found = set(own)
             for p in own:
                 found.update(self.service.graph.dependents(p))
-            return found & self.lean
+            return {p for p in found if self.lean[p]}
         namespaced = self._namespaced(name)
         if namespaced:
             raise QueryError(f"Unknown identifier '{name}'", namespaced)
+        records = self.service.index.records
+        containing = np.flatnonzero(self.lean & pc.match_substring(records.table["statement"], name).to_numpy())
         written = {
-            p for p in self.positions
-            if name in records[p].statement and writes(records[p].statement, name, full=True)
+            p for p, statement in zip(containing.tolist(), records.column("statement", containing))
+            if writes(statement, name, full=True)
         }
         if not written:
             raise QueryError(f"Unknown identifier '{name}'", nearest(name, self.exact, scorer=fuzz.ratio))
@@ -157,13 +161,14 @@ class Loogle:
         return found[:SUGGESTIONS]
 
     def _substring(self, needle: str) -> set[int]:
-        needle = needle.lower()
-        records = self.service.index.records
-        return {p for p in self.positions if needle in records[p].name.lower()}
+        """Lean records whose name contains `needle`, ignoring case."""
+        by_name = self.service.index.by_name
+        names = self.service.engine.name_table.containing([needle.lower()])
+        return {p for name in names for p in by_name[name] if self.lean[p]}
 
-    def _hit(self, position: int) -> LoogleHit:
-        s = self.service.index.records[position]
-        return LoogleHit(type=declaration_type(s.statement), **FormalHit.fields_of(s))
+    @staticmethod
+    def _hit(statement: Statement) -> LoogleHit:
+        return LoogleHit(type=declaration_type(statement.statement), **FormalHit.fields_of(statement))
 
 
 def writes(header: str, name: str, full: bool = False) -> bool:

@@ -76,13 +76,12 @@ def make_server(service: SearchService) -> MCPServer:
         """The records one record refers to and those referring to it, most central first, with total counts."""
         with _as_tool_error():
             position = service.position(id)
-        records = service.index.records
         out: dict[str, Any] = {"id": id}
         for name, find in (("dependencies", service.graph.dependencies), ("dependents", service.graph.dependents)):
             if direction in ("both", name):
                 found = find(position)
                 out[f"{name}_count"] = len(found)
-                out[name] = [compact(records[p]) for p in found[:limit]]
+                out[name] = [compact(s) for s in service.index.records.take(found[:limit])]
         return out
 
     return server

@@ -126,10 +126,9 @@ def router(service: SearchService) -> APIRouter:
         position = service.position(record_id)
         graph = service.graph
         found = graph.dependencies(position) if direction == "dependencies" else graph.dependents(position)
-        records = service.index.records
         return Neighbours(
             id=record_id, direction=direction, count=len(found),  # type: ignore[arg-type]
-            results=[compact(records[p]) for p in found[:limit]],
+            results=[compact(s) for s in service.index.records.take(found[:limit])],
         )
 
     limit_query = Query(DEPENDENCY_LIMIT, ge=1, le=MAX_RESULTS, description=f"At most this many (1 to {MAX_RESULTS}).")

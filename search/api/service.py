@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import pyarrow.compute as pc
 from rapidfuzz import fuzz
 
 from search.api.filters import FilterCatalogue
@@ -37,11 +38,12 @@ class SearchService:
     @classmethod
     def from_engine(cls, engine: Engine) -> "SearchService":
         records = engine.index.records
+        formal = pc.equal(records.table["language"], "lean")  # `Statement.formal` of every record
         return cls(
             engine=engine,
             filters=FilterCatalogue.from_records(records),
             graph=DependencyGraph.from_index(engine.index),
-            lean_sources=tuple(sorted({s.source for s in records if s.formal})),
+            lean_sources=tuple(sorted(pc.unique(records.table["source"].filter(formal)).to_pylist())),
         )
 
     @property
@@ -80,7 +82,7 @@ class SearchService:
         if position is not None:
             return position
         _, _, name = record_id.rpartition(":")
-        same_name = [self.index.records[p].id for p in self.index.by_name.get(name.lower(), [])]
+        same_name = self.index.records.column("id", self.index.by_name.get(name.lower(), []))
         suggestions = same_name or nearest(record_id, self.index.position, scorer=fuzz.ratio)
         raise ApiError(404, f"no statement has the id {record_id!r}", suggestions=suggestions)
 
