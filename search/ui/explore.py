@@ -5,7 +5,8 @@ and formal↔informal links. Ids that are not in the index are left out.
 
 from __future__ import annotations
 
-from functools import cached_property
+import numpy as np
+import pyarrow.compute as pc
 
 from search.api.graph import DependencyGraph
 from search.engine.engine import Result
@@ -21,15 +22,6 @@ class Explorer:
         self.index = index
         self.graph = graph
 
-    @cached_property
-    def _groups(self) -> dict[str, list[int]]:
-        """Group head id -> member positions (built on the first single-record page)."""
-        groups: dict[str, list[int]] = {}
-        for position, s in enumerate(self.index.records):
-            if s.group and s.group != s.id:
-                groups.setdefault(s.group, []).append(position)
-        return groups
-
     def result_card(self, result: Result) -> Card:
         members = [self.index.position[m] for m in result.members if m in self.index.position]
         return self._card(result.statement, members, result.rank, result.score, result.signals)
@@ -40,7 +32,7 @@ class Explorer:
         if statement is None:
             return None
         head = statement.group or statement.id
-        group = [self.index.position.get(head), *self._groups.get(head, [])]
+        group = [self.index.position.get(head), *self._members(head)]
         own = self.index.position[statement.id]
         return self._card(statement, [p for p in group if p is not None and p != own])
 
@@ -70,6 +62,12 @@ class Explorer:
             links=self._related(links),
         )
 
+    def _members(self, head: str) -> list[int]:
+        """Positions of the records of the group headed by `head`, the head left out: a scan of
+        the group column (milliseconds) on a single-record page, not a table of every group."""
+        positions = np.flatnonzero(pc.equal(self.index.records.table["group"], head).to_numpy())
+        ids = self.index.records.column("id", positions)
+        return [p for p, record_id in zip(positions.tolist(), ids) if record_id != head]
+
     def _related(self, positions: list[int]) -> list[Related]:
-        records = self.index.records
-        return [Related(records[p].id, records[p].name, records[p].source) for p in positions]
+        return [Related(s.id, s.name, s.source) for s in self.index.records.take(positions)]

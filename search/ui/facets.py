@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
+
+import numpy as np
 
 from search import config
-from search.record import Statement
+from search.record import RecordTable
 
 #: Record fields offered as filters, after `source`.
 FIELDS = ("kind", "package")
@@ -30,16 +32,15 @@ class Facets:
     keys: tuple[str, ...]
 
     @classmethod
-    def from_records(cls, records: Iterable[Statement], meta_keys: Sequence[str] = config.APP_META_FILTERS) -> "Facets":
-        found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        for s in records:
-            table = found[s.source]
-            for key in FIELDS:
-                table[key].add(getattr(s, key))
-            for key in meta_keys:
-                value = s.meta.get(key)
+    def from_records(cls, records: RecordTable, meta_keys: Sequence[str] = config.APP_META_FILTERS) -> "Facets":
+        sources, source_codes = records.encode("source")
+        found: dict[str, dict[str, set[str]]] = {source: defaultdict(set) for source in sources}
+        for key in (*FIELDS, *meta_keys):
+            values, codes = records.encode(key) if key in FIELDS else records.encode_meta(key)
+            for source, code in np.unique(np.stack([source_codes, codes]), axis=1).T.tolist():
+                value = values[code] if code >= 0 else None
                 if value is not None and not isinstance(value, (list, dict)):
-                    table[key].add(str(value))
+                    found[sources[source]][key].add(str(value))
         values = {
             source: {key: frozenset(v for v in vals if v) for key, vals in table.items()}
             for source, table in found.items()

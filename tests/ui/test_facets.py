@@ -1,11 +1,13 @@
 """Sidebar choices: per source, narrowed by the chosen sources, metadata keys only when present."""
 
-from search.record import Statement
+from pathlib import Path
+
+from search.record import RecordTable, Statement, read_parquet, write_parquet
 from search.ui.facets import Facets
 
 
-def _records() -> list[Statement]:
-    return [
+def _records(tmp_path: Path) -> RecordTable:
+    statements = [
         Statement("mathlib:a", "mathlib", "theorem", "a", "", package="Algebra"),
         Statement("mathlib:b", "mathlib", "def", "b", "", package="Topology"),
         Statement("stacks:0001", "stacks", "lemma", "0001", "", language="latex", package="Schemes",
@@ -13,10 +15,12 @@ def _records() -> list[Statement]:
         Statement("arxiv:1", "arxiv", "theorem", "1", "", language="latex", package="math.AG",
                   meta={"year": 2021, "authors": ["A", "B"]}),
     ]
+    write_parquet(statements, tmp_path / "records.parquet")
+    return read_parquet(tmp_path / "records.parquet")
 
 
-def test_choices_follow_the_chosen_sources() -> None:
-    facets = Facets.from_records(_records(), meta_keys=("chapter", "section", "year", "absent"))
+def test_choices_follow_the_chosen_sources(tmp_path: Path) -> None:
+    facets = Facets.from_records(_records(tmp_path), meta_keys=("chapter", "section", "year", "absent"))
     assert facets.keys == ("kind", "package", "chapter", "section", "year")
     assert facets.sources == ["arxiv", "mathlib", "stacks"]
     assert facets.choices("package") == ["Algebra", "Schemes", "Topology", "math.AG"]
