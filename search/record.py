@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any, overload
@@ -128,11 +128,11 @@ class RecordTable(Sequence[Statement]):
 
     def __iter__(self) -> Iterator[Statement]:
         for batch in self.table.to_batches(max_chunksize=BATCH_ROWS):
-            yield from (_statement(row) for row in batch.to_pylist())
+            yield from _statements(batch)
 
     def take(self, positions: Sequence[int] | np.ndarray) -> list[Statement]:
         """The records at `positions`, in that order (a result list, one call for all)."""
-        return [_statement(row) for row in self.table.take(pa.array(positions, pa.int64())).to_pylist()]
+        return _statements(self.table.take(pa.array(positions, pa.int64())))
 
     def column(self, name: str, positions: Sequence[int] | np.ndarray | None = None) -> list[Any]:
         """One field of every record (or of those at `positions`) as Python values, `meta`
@@ -196,8 +196,11 @@ def read_parquet(path: Path) -> RecordTable:
     return records
 
 
-def _statement(row: dict[str, Any]) -> Statement:
-    return Statement(**row | {"meta": _parse_meta(row["meta"])})
+def _statements(rows: pa.Table | pa.RecordBatch) -> list[Statement]:
+    """Rows as Statements, read column by column (faster than a dict per row)."""
+    columns = rows.to_pydict()
+    columns["meta"] = [_parse_meta(m) for m in columns["meta"]]
+    return [Statement(*values) for values in zip(*(columns[f.name] for f in fields(Statement)))]
 
 
 def _parse_meta(text: str | None) -> dict[str, Any]:
