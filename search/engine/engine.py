@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Mapping
 
 import numpy as np
@@ -220,16 +221,17 @@ class Engine:
             for name, pair in signals.items()
         }
         heads = [self._head(group, position, allowed) for group, (_, position) in ranked]
+        others = [self._others(group, head) for (group, _), head in zip(ranked, heads)]
+        # Whole records for the heads and ids for the others, each read in one call.
         statements = records.take(heads)
+        ids = iter(records.column("id", np.concatenate([np.zeros(0, dtype=np.int64), *others])))
         results = []
-        for rank, ((group, (score, position)), head) in enumerate(zip(ranked, heads), 1):
-            grouped = self._members[self._offsets[group] : self._offsets[group + 1]]
-            members = records.column("id", grouped[grouped != head])
+        for rank, ((_, (score, position)), members) in enumerate(zip(ranked, others), 1):
             found = {
                 name: {"rank": table[position][0] + 1, "score": round(table[position][1], 6)}
                 for name, table in lookup.items() if position in table
             }
-            results.append(Result(statements[rank - 1], score, rank, found, members))
+            results.append(Result(statements[rank - 1], score, rank, found, list(islice(ids, len(members)))))
         return results
 
     def _head(self, group: int, position: int, allowed: np.ndarray | None) -> int:
@@ -237,6 +239,11 @@ class Engine:
         best-scored record) when the primary is not in the index or not allowed by the filters."""
         head = int(self._heads[group])
         return position if head < 0 or (allowed is not None and not allowed[head]) else head
+
+    def _others(self, group: int, head: int) -> np.ndarray:
+        """Positions of the group's records other than `head`, in index order."""
+        members = self._members[self._offsets[group] : self._offsets[group + 1]]
+        return members[members != head]
 
     def _fill(self, best: dict[int, tuple[float, int]], allowed: np.ndarray, k: int) -> None:
         """Top up a filtered result list that no signal filled, by PageRank, with score 0.
