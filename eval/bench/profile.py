@@ -31,8 +31,9 @@ import psutil
 
 from search import config
 
-from eval.bench import build, latency, throughput
+from eval.bench import build, throughput
 from eval.bench.latency import query_texts
+from eval.bench.measure import run_child
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +147,6 @@ def measure(index: Path, queries: Mapping[str, Any], clients: int, seconds: floa
 
 
 def _run(argv: list[str]) -> None:
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=config.REPO_DIR)
-    if done.returncode != 0:
-        tail = [line for line in done.stderr.strip().splitlines() if line.strip()][-1:]
-        raise RuntimeError(f"profiling `{' '.join(argv[argv.index('--') + 1:][:4])} ...` failed: "
-                           f"{tail[0] if tail else 'exit code ' + str(done.returncode)}")
+    run = run_child(argv, cwd=config.REPO_DIR)
+    if not run.ok:
+        raise RuntimeError(f"profiling `{' '.join(argv[argv.index('--') + 1:][:4])} ...` failed, {run.failure()}")
