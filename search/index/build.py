@@ -119,9 +119,9 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         statements, commits = load_records(options.sources)
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
-        LexicalIndex.build([tokenize(lexical_text(s)) for s in statements]).save(staging / "bm25_main")
+        LexicalIndex.write([tokenize(lexical_text(s)) for s in statements], staging / "bm25_main")
         names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
-        LexicalIndex.build(names).save(staging / "bm25_names")
+        LexicalIndex.write(names, staging / "bm25_names")
     with _timed(options.timings, "structure"):
         pagerank, dependents = structure_scores(statements)
         np.save(staging / "pagerank.npy", pagerank)

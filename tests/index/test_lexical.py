@@ -31,12 +31,15 @@ def test_bm25plus_matches_rank_bm25() -> None:
 
 
 def test_unknown_tokens_score_zero_and_round_trip(tmp_path) -> None:
-    index = LexicalIndex.build([text.split() for text in CORPUS])
+    docs = [text.split() for text in CORPUS]
+    index = LexicalIndex.build(docs)
     assert not index.scores(["zzz"]).any()
-    index.save(tmp_path / "bm25")
+    LexicalIndex.write(docs, tmp_path / "bm25")
     loaded = LexicalIndex.load(tmp_path / "bm25")
     np.testing.assert_allclose(loaded.scores(["prime"]), index.scores(["prime"]))
     assert int(np.argmax(loaded.scores(["prime"]))) == 5
+    np.testing.assert_allclose(loaded.scores(["ring", "commutative", "zzz"]),
+                               index.scores(["ring", "commutative", "zzz"]))
 
 
 def test_empty_token_is_skipped() -> None:
