@@ -47,10 +47,12 @@ def default_designs(count: int) -> list[str]:
     IVF lists grow as ~4 sqrt(N) up to 4096 (more train too slowly on 2 cores), with an HNSW
     coarse quantizer from 1M on (assigning 10M vectors to 4096 centroids exactly takes ~10
     min). PQ is `np` (no polysemous training: it is for a filter not used here, and makes
-    training 30 times slower). Sign bits come twice: `BFlat` re-scored from the memory-mapped
-    float vectors, and `LSH,Refine(SQ8)` re-scored from 8-bit codes held in RAM (k_factor_rf x 10
-    candidates). HNSW itself only up to 200k: its build took 95 s at 100k on this machine under
-    load (so ~20 min at 1M), for recall@10 0.13 at efSearch 64 on these vectors."""
+    training 30 times slower). Sign bits come three times: `BFlat` re-scored from the
+    memory-mapped float vectors, `LSH,Refine(SQ8)` re-scored from 8-bit codes held in RAM
+    (k_factor_rf x 10 candidates), and `LSH2048r,Refine(SQ8)`, 2,048 sign bits of a random
+    rotation, which estimate the angle closely enough to meet the 10M target. HNSW itself only
+    up to 200k: its build took 95 s at 100k on this machine under load (so ~20 min at 1M), for
+    recall@10 0.13 at efSearch 64 on these vectors."""
     lists = min(4096, 2 ** round(math.log2(4 * math.sqrt(count))))
     probes = "/".join(str(p) for p in (1, 4, 16, 64, 256, 1024) if p <= lists)
     coarse = f"IVF{lists}_HNSW32" if count >= 1_000_000 else f"IVF{lists}"
@@ -59,6 +61,7 @@ def default_designs(count: int) -> list[str]:
         f"{coarse},PQ48np@nprobe={probes};rerank=100/1000",
         "BFlat@rerank=100/1000/10000/30000",
         "LSH,Refine(SQ8)@k_factor_rf=100/1000/3000/10000/30000",
+        "LSH2048r,Refine(SQ8)@k_factor_rf=300/1000/3000",
     ]
     if count <= 200_000:
         designs.insert(0, "HNSW32@efSearch=16/64/256")
