@@ -224,7 +224,7 @@ class Engine:
         others = [self._others(group, head) for (group, _), head in zip(ranked, heads)]
         # Whole records for the heads and ids for the others, each read in one call.
         statements = records.take(heads)
-        ids = iter(records.column("id", np.concatenate([np.zeros(0, dtype=np.int64), *others])))
+        ids = iter(records.column("id", np.concatenate(others) if others else []))
         results = []
         for rank, ((_, (score, position)), members) in enumerate(zip(ranked, others), 1):
             found = {
