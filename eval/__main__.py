@@ -20,18 +20,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from search import config
+from search.engine import variants
+from search.engine.ranking import Ranking
 
 from eval import embeddings, misses
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
+from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
 from eval.querysets import QuerySetError, detect_format, load_queries
-from eval.retrieval import VARIANTS
 
 if TYPE_CHECKING:
     from search.index.store import Index
 
-RESULTS_DIR = config.REPO_DIR / "eval" / "results"
-FIGURES_DIR = config.REPO_DIR / "figures"
 DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
 #: The evaluations `python -m eval` without arguments reruns, each with its defaults.
 OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"))
@@ -45,6 +45,11 @@ def _retrieval(args: argparse.Namespace) -> int:
     from eval.report import RunInfo, headline_table, index_info, write_report
     from eval.retrieval import run_retrieval
 
+    try:
+        rankings = rankings_with_settings(args.variants.split(","), args.set)
+    except ValueError as error:
+        print(f"python -m eval: {error}", file=sys.stderr)
+        return 2
     queries_path = Path(args.queries)
     try:
         queries = load_queries(queries_path, fair_only=args.fair_only)
@@ -52,13 +57,8 @@ def _retrieval(args: argparse.Namespace) -> int:
     except (QuerySetError, IndexLoadError) as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 1
-    try:
-        overridden = override_engine_settings(args.set)
-    except ValueError as error:
-        print(f"python -m eval: {error}", file=sys.stderr)
-        return 2
-    variants = [v for v in args.variants.split(",") if v]
-    run = run_retrieval(Engine(index), queries, variants, k=args.k, exists=_exists(index))
+    run = run_retrieval(Engine(index), queries, rankings, k=args.k, exists=_exists(index))
+    overridden = "".join(f"_{setting}" for setting in args.set)
     info = RunInfo(
         name=queries_path.stem + ("_fair" if args.fair_only else "") + overridden,
         queryset=str(queries_path),
@@ -66,38 +66,28 @@ def _retrieval(args: argparse.Namespace) -> int:
         index=index_info(index.manifest),
         published=detect_format(queries_path.read_text(encoding="utf-8")) == "mathlibqr",
     )
-    paths = write_report(run, info, Path(args.out), Path(args.figures))
+    paths = write_report(run, info, Path(args.out), figures_dir(args.out, args.figures))
     print(headline_table(run, info))
     print("\nwritten: " + ", ".join(str(p) for p in paths))
     return 0
 
 
-def override_engine_settings(settings: Sequence[str]) -> str:
-    """Set ranking constants of `search.engine.engine` for this run (`DEPENDENTS_WEIGHT=0.2`,
-    `WEIGHTS.names=0.6`), so that every row of the README's tuning tables has a command.
-    Returns a suffix for the report's name, so that the default report is not overwritten."""
-    import ast
-
-    from search.engine import engine
-
-    suffix = ""
-    for setting in settings:
-        name, _, text = setting.partition("=")
-        key, _, entry = name.partition(".")
-        current = getattr(engine, key, None) if key.isupper() else None
-        if current is None or not text or (entry and not isinstance(current, dict)):
-            raise ValueError(f"--set {setting!r}: expected NAME=VALUE or WEIGHTS.signal=VALUE with an "
-                             "upper-case ranking constant of search/engine/engine.py")
+def rankings_with_settings(names: Sequence[str], settings: Sequence[str]) -> dict[str, Ranking | str]:
+    """The registered variants `names` (checked), each as its name, or with `settings`
+    applied (`Ranking.with_settings`: `dependents.weight=0.2`, `weights.names=0.6`, `rrf_k=5`,
+    ...) as a changed `Ranking`, so that every row of the README's tuning tables has a
+    command. A setting one of the variants lacks is an error naming it: restrict `--variants`
+    to those it applies to."""
+    rankings: dict[str, Ranking | str] = {}
+    for name in (n for n in names if n):
         try:
-            value = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            raise ValueError(f"--set {setting!r}: {text!r} is not a Python literal") from None
-        if entry:
-            setattr(engine, key, {**current, entry: value})
-        else:
-            setattr(engine, key, value)
-        suffix += f"_{name}={text}"
-    return suffix
+            ranking = variants.get(name)
+            rankings[name] = ranking.with_settings(settings) if settings else name
+        except ValueError as error:
+            raise ValueError(f"--variants {name}: {error}") from None
+    if not rankings:
+        raise ValueError("--variants names no ranking variant")
+    return rankings
 
 
 def _exists(index: Index) -> Callable[[str], bool]:
@@ -117,17 +107,19 @@ def parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
     retrieval.add_argument("--queries", default=str(DEFAULT_QUERIES),
                            help="MathlibQR JSON list or JSON-lines query file")
-    retrieval.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated ranking variants")
+    retrieval.add_argument("--variants", default=",".join(variants.names()),
+                           help="comma-separated ranking variants (search/engine/variants.py)")
     retrieval.add_argument("--out", default=str(RESULTS_DIR), help="directory of the .md and .json reports")
-    retrieval.add_argument("--figures", default=str(FIGURES_DIR), help="directory of the chart")
+    retrieval.add_argument("--figures", help=f"directory of the chart (default: {FIGURES_DIR} with the "
+                                             "default --out, else --out itself)")
     retrieval.add_argument("--k", type=int, default=100,
                            help="results judged per query (metrics cut deeper than k see k results)")
     retrieval.add_argument("--fair-only", action="store_true",
                            help="keep only MathlibQR's fair-subset queries (otherwise all are kept)")
     retrieval.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                           help="override a ranking constant of search/engine/engine.py for this run "
-                                "(e.g. DEPENDENTS_WEIGHT=0.2, WEIGHTS.names=0.6, LATEX_AS_TEXT=False); "
-                                "the report's name records it")
+                           help="change a setting of every ranking run (e.g. dependents.weight=0.2, "
+                                "weights.names=0.6, latex_as_text=False, rrf_k=5); the report's name "
+                                "records it and its JSON holds each ranking as run")
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     misses.add_parser(commands)

@@ -29,6 +29,8 @@ from matplotlib.figure import Figure
 from search import config
 from search.record import Statement
 
+from eval.paths import FIGURES_DIR
+
 if TYPE_CHECKING:
     from search.index.store import Index
 
@@ -39,7 +41,6 @@ FOCUS = ("AlgebraicGeometry", "stacks", "Probability", "MeasureTheory")
 #: Colours of areas beyond the ten of `tab10` (focus areas outside the main sample).
 EXTRA_COLOURS = ("black", "lime", "navy", "gold", "maroon", "teal")
 SEED = 0
-FIGURES_DIR = config.REPO_DIR / "figures"
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,10 @@ from pathlib import Path
 
 from search import config
 
-RESULTS = config.REPO_DIR / "eval" / "results" / "mathlibqr_dev.json"
+from eval.metrics import PRIMARY
+from eval.paths import RESULTS_DIR
+
+RESULTS = RESULTS_DIR / "mathlibqr_dev.json"
 
 
 def worst_groups(report: dict, package_of: dict[str, str], variant: str, smallest: int) -> list[tuple[float, str, list]]:
@@ -25,7 +28,7 @@ def worst_groups(report: dict, package_of: dict[str, str], variant: str, smalles
     for q in report["queries"]:
         outcome = q["results"][variant]
         gold = q["relevant"][0]
-        row = (outcome["metrics"]["nDCG@10"], outcome["rank"], q["query"], gold)
+        row = (outcome["metrics"][PRIMARY], outcome["rank"], q["query"], gold)
         groups[f"style {q['group'].get('style', '?')}"].append(row)
         groups[f"topic {package_of.get(gold, 'absent from index')}"].append(row)
     means = [(sum(r[0] for r in rows) / len(rows), label, rows) for label, rows in groups.items() if len(rows) >= smallest]

@@ -17,8 +17,8 @@ from typing import Any, Mapping
 import numpy as np
 from matplotlib.figure import Figure
 
-from eval.metrics import METRICS
-from eval.retrieval import PRIMARY, RetrievalRun
+from eval.metrics import METRICS, PRIMARY
+from eval.retrieval import RetrievalRun
 from eval.stats import OVERALL, Estimate
 
 
@@ -46,9 +46,9 @@ PUBLISHED_NOTE = (
     "`fair_subset` = `true` columns below, or a run with `--fair-only`."
 )
 #: Columns of the headline table.
-HEADLINE = ("nDCG@10", "R@10", "MRR@10", "Hit@1", "R@100")
+HEADLINE = (PRIMARY, "R@10", "MRR@10", "Hit@1", "R@100")
 #: Metrics of the per-group breakdown tables.
-BREAKDOWN = ("nDCG@10", "R@10")
+BREAKDOWN = (PRIMARY, "R@10")
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,7 @@ def to_json(run: RetrievalRun, info: RunInfo) -> dict[str, Any]:
         "missing_golds": run.missing,
         "unanswerable_queries": run.unanswerable,
         "published": [vars(p) for p in PUBLISHED] if info.published else [],
+        "rankings": {name: v.ranking for name, v in run.variants.items()},
         "summary": [
             {"variant": name, "key": key, "value": value, "n": next(iter(table.values())).n,
              "metrics": {m: {"mean": json_number(e.mean), "low": json_number(e.low), "high": json_number(e.high)}

@@ -9,18 +9,18 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from eval.metrics import DEPTH, ResultLike, per_query, relevance
+from search.engine import variants
+from search.engine.ranking import Ranking
+
+from eval.metrics import DEPTH, PRIMARY, ResultLike, per_query, relevance
 from eval.querysets import LabelledQuery
 from eval.stats import Comparison, Estimate, paired_test, summarise
 
-VARIANTS = ("dense", "bm25", "leanexplore", "rrf", "default")
-BASELINE = "default"
-#: The metric of the paired tests and of the headline comparison.
-PRIMARY = "nDCG@10"
+BASELINE = variants.DEFAULT
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 class Searcher(Protocol):
     """The part of `search.engine.engine.Engine` that the evaluation uses."""
 
-    def search(self, query: str, k: int = ..., *, variant: str = ...) -> Sequence[ResultLike]: ...
+    def search(self, query: str, k: int = ..., *, variant: Ranking | str = ...) -> Sequence[ResultLike]: ...
 
 
 @dataclass
@@ -36,6 +36,8 @@ class VariantRun:
     """Per-query outcome of one variant, aligned with the query list."""
 
     variant: str
+    #: The ranking as run (`Ranking.to_dict()`); None for a name the registry does not hold.
+    ranking: dict[str, Any] | None
     scores: dict[str, np.ndarray]
     first_hit: np.ndarray  # rank of the best-ranked gold, 0 when none is in the top k
     seconds: np.ndarray
@@ -65,26 +67,33 @@ class RetrievalRun:
 def run_retrieval(
     engine: Searcher,
     queries: Sequence[LabelledQuery],
-    variants: Sequence[str] = VARIANTS,
+    rankings: Sequence[str] | Mapping[str, Ranking | str] | None = None,
     k: int = DEPTH,
     exists: Callable[[str], bool] | None = None,
     metric: str = PRIMARY,
 ) -> RetrievalRun:
-    """Search every query with every variant (top `k`), judge, aggregate and compare.
+    """Search every query with every ranking (top `k`), judge, aggregate and compare.
 
-    `exists(name_or_id)` tells whether the index has a gold; golds it denies are listed in
-    `missing` and, having no record to be found, count as misses. Each variant other than
-    `default` is compared with `default` on `metric`, when `default` is among `variants`.
+    `rankings` names registered variants, or maps a label to a `Ranking` (a variant with
+    settings changed, say); by default every registered variant. `exists(name_or_id)` tells
+    whether the index has a gold; golds it denies are listed in `missing` and, having no
+    record to be found, count as misses. Each ranking other than `default` is compared with
+    `default` on `metric`, when `default` is among them.
     """
+    if rankings is None:
+        rankings = variants.names()
+    if not isinstance(rankings, Mapping):
+        rankings = {name: name for name in rankings}
     queries = list(queries)
     groups = [q.group for q in queries]
     runs = {}
-    for variant in variants:
-        rel, seconds = _search_all(engine, queries, variant, k)
+    for label, ranking in rankings.items():
+        rel, seconds = _search_all(engine, queries, ranking, k)
         scores = per_query(rel, [len(q.relevant) for q in queries])
         first_hit = np.where(rel.any(axis=1), rel.argmax(axis=1) + 1, 0)
-        runs[variant] = VariantRun(variant, scores, first_hit, seconds, summarise(scores, groups))
-        log.info("%s: %d queries in %.1f s, %s %.3f", variant, len(queries), seconds.sum(),
+        described = (ranking if isinstance(ranking, Ranking) else variants.VARIANTS.get(ranking))
+        runs[label] = VariantRun(label, described and described.to_dict(), scores, first_hit, seconds, summarise(scores, groups))
+        log.info("%s: %d queries in %.1f s, %s %.3f", label, len(queries), seconds.sum(),
                  metric, scores[metric].mean())
     comparisons = [
         paired_test(runs[BASELINE].scores[metric], run.scores[metric],
@@ -98,7 +107,7 @@ def run_retrieval(
 
 
 def _search_all(
-    engine: Searcher, queries: list[LabelledQuery], variant: str, k: int
+    engine: Searcher, queries: list[LabelledQuery], variant: Ranking | str, k: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Relevance matrix (queries x DEPTH) and wall-clock seconds per query."""
     rel = np.zeros((len(queries), DEPTH))

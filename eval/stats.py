@@ -13,6 +13,8 @@ from typing import Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from eval.metrics import PRIMARY
+
 RESAMPLES = 1000
 SEED = 0
 ALPHA = 0.05
@@ -69,7 +71,7 @@ def bootstrap(values: np.ndarray, seed: int = SEED, resamples: int = RESAMPLES) 
 
 def paired_test(
     baseline_scores: np.ndarray, variant_scores: np.ndarray, *, baseline: str = "baseline",
-    variant: str = "variant", metric: str = "nDCG@10", seed: int = SEED, resamples: int = RESAMPLES,
+    variant: str = "variant", metric: str = PRIMARY, seed: int = SEED, resamples: int = RESAMPLES,
 ) -> Comparison:
     """Two-sided paired permutation test (random swaps within each query's pair) of the mean
     difference `variant - baseline`, with the bootstrap interval of that difference."""

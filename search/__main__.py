@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from search import config
+from search.engine import variants
 from search.feedback.export import FORMATS
 from search.index.build import PROFILES, BuildOptions
 from search.index.embed import BACKENDS
@@ -119,7 +120,10 @@ def parser() -> argparse.ArgumentParser:
     query.add_argument("-k", type=int, default=10, help="number of results")
     query.add_argument("--source", help="only this source (mathlib, stacks, ...)")
     query.add_argument("--kind", help="only this kind (theorem, lemma, def, ...)")
-    query.add_argument("--variant", default="default", help="ranking: dense, bm25, leanexplore, rrf, default")
+    query.add_argument(
+        "--variant", default=variants.DEFAULT,
+        help="ranking: " + "; ".join(f"{name} ({r.description})" for name, r in variants.VARIANTS.items()),
+    )
     query.add_argument("--json", action="store_true", help="print results as a JSON list")
     query.set_defaults(run=_query)
 
@@ -156,7 +160,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    from search.api.limits import ApiError
+    from search.api.validation import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable
     from search.index.manifest import IndexLoadError
 

@@ -27,11 +27,10 @@ from search import config
 
 from eval.bench import build, latency, profile, report, scale, throughput
 from eval.bench.measure import GB, machine
+from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
 
 log = logging.getLogger(__name__)
 
-RESULTS_DIR = config.REPO_DIR / "eval" / "results"
-FIGURES_DIR = config.REPO_DIR / "figures"
 MATHLIBQR = config.QUERIES_DIR / "mathlibqr_dev.json"
 LEANEXPLORE = config.QUERIES_DIR / "leanexplore_queries.txt"
 
@@ -75,7 +74,8 @@ def add_parser(commands: Any) -> None:
                        f"(default {config.DEFAULT_INDEX_DIR}; in quick mode a tiny one built here)")
     bench.add_argument("--out", help=f"directory of bench.md and bench.json (default {RESULTS_DIR}; "
                        "quick mode: a temporary directory)")
-    bench.add_argument("--figures", help=f"directory of bench_scale.png (default {FIGURES_DIR}, or --out in quick mode)")
+    bench.add_argument("--figures", help=f"directory of bench_scale.png (default {FIGURES_DIR} with the "
+                                             "default --out, else --out itself)")
     bench.add_argument("--runs", type=int, help="runs per figure (default 5; quick 2)")
     bench.add_argument("--build-runs", type=int, help="builds per size (default 5; quick 1)")
     bench.add_argument("--build-sizes", help="comma-separated: N (first N Mathlib declarations) or full "
@@ -142,17 +142,16 @@ def run(args: argparse.Namespace) -> int:
     if args.part == "report":
         out = Path(args.out) if args.out else RESULTS_DIR
         saved = report.load(out / "bench.json")
-        paths = report.save(saved, out, Path(args.figures) if args.figures else FIGURES_DIR)
+        paths = report.save(saved, out, figures_dir(out, args.figures))
         print("written: " + ", ".join(str(p) for p in paths))
         return 0
     scratch = args.scratch or Path(tempfile.mkdtemp(prefix="bench-"))
     scratch.mkdir(parents=True, exist_ok=True)
     if args.quick:  # never over the real results
         out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-quick-"))
-        figures = Path(args.figures) if args.figures else out
     else:
         out = Path(args.out) if args.out else RESULTS_DIR
-        figures = Path(args.figures) if args.figures else FIGURES_DIR
+    figures = figures_dir(out, args.figures)
     queries = {"mathlibqr": str(MATHLIBQR), "leanexplore": str(LEANEXPLORE), "limit": plan.query_limit}
     try:
         index = _index(args, scratch)

@@ -36,7 +36,7 @@ def make_engines(specs: Sequence[str], index_dir: Path | str,
     `filters` (field -> value or list, as `Engine.search` takes them) restrict our engines.
     Raises `EngineSpecError` for an unknown or repeated spec, `IndexLoadError` for a bad index.
     """
-    from search.engine.engine import VARIANTS
+    from search.engine import variants
 
     if len(set(specs)) != len(specs):
         raise EngineSpecError(f"an engine is named twice in {', '.join(specs)}")
@@ -45,9 +45,9 @@ def make_engines(specs: Sequence[str], index_dir: Path | str,
     for spec in specs:
         head, _, rest = spec.partition(":")
         if head == "ours":
-            variant = rest or "default"
-            if variant not in VARIANTS:
-                raise EngineSpecError(f"{spec}: unknown ranking variant; choose one of {', '.join(VARIANTS)}")
+            variant = rest or variants.DEFAULT
+            if variant not in variants.VARIANTS:
+                raise EngineSpecError(f"{spec}: {variants.UnknownVariant(variant)}")
             ours = ours or _load_engine(index_dir)
             from eval.engines.ours import OurEngine
 

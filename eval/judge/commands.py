@@ -24,8 +24,8 @@ from eval.judge.prompt import LETTERS
 from eval.judge.tables import tabulate, to_markdown, write_tables
 from eval.judge.trials import PROMPTS_SUFFIX, RUNS, SEED, Export, ExportError, read_export
 from eval.judge.verdict import Verdict, VerdictFileError, read_verdicts, write_verdicts
+from eval.paths import RESULTS_DIR
 
-RESULTS_DIR = config.REPO_DIR / "eval" / "results"
 JUDGE_DIR = RESULTS_DIR / "judge"
 CACHE_DIR = RESULTS_DIR / "engine_answers"
 DEFAULT_QUERIES = config.QUERIES_DIR / "leanexplore_queries.txt"

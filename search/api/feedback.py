@@ -17,9 +17,10 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
-from search.api.native import FilterValue, Variant
+from search.api.native import FilterValue
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant, clean_query
 from search.api.service import SearchService
+from search.engine import variants
 from search.feedback.store import FeedbackError, FeedbackStore, Vote
 
 PATH = "/api/v1/feedback"
@@ -42,7 +43,7 @@ class FeedbackRequest(BaseModel):
     vote: int = Field(strict=True, json_schema_extra={"enum": [-1, 1]}, description="+1 (relevant) or -1 (not).")
     rank: int = Field(strict=True, ge=1, le=MAX_RESULTS, description="The result's rank when it was voted on.")
     filters: dict[str, FilterValue] = Field(default_factory=dict, description="The filters of the search.")
-    variant: Variant = Field("default", description="The ranking variant of the search.")
+    variant: Variant = Field(variants.DEFAULT, description="The ranking variant of the search.")
 
     @field_validator("vote")
     @classmethod

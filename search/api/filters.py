@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from search.api.limits import ApiError, nearest
+from search.api.validation import ApiError, nearest
 from search.engine.engine import RECORD_FILTERS
 from search.record import RecordTable
 

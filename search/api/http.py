@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from search import config
 from search.api import feedback, leansearch, loogle, mcp, native, statesearch
 from search.api.guard import RequestGuard
-from search.api.limits import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
+from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService
 from search.engine.engine import Engine
 from search.feedback.store import FeedbackStore

@@ -37,7 +37,7 @@ from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
 from search.api.formal import FormalHit, declaration_type
-from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, SUGGESTIONS, clean_query, nearest
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, SUGGESTIONS, clean_query, nearest
 from search.api.service import SearchService
 from search.record import Statement
 

@@ -21,9 +21,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from search import config
-from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService, compact
-from search.engine.engine import VARIANTS
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant
+from search.engine import variants
 
 PATH = "/mcp"
 INSTRUCTIONS = (
@@ -45,7 +45,7 @@ def make_server(service: SearchService) -> MCPServer:
         source: Annotated[list[str] | None, Field(description="Only these sources, e.g. [\"mathlib\"] or [\"stacks\"].")] = None,
         kind: Annotated[list[str] | None, Field(description="Only these kinds, e.g. [\"theorem\", \"lemma\"].")] = None,
         filters: Annotated[dict[str, str | list[str]] | None, Field(description="Any other filter: package, module, or a metadata key (chapter, tag, namespace, ...).")] = None,
-        variant: Annotated[Literal[VARIANTS], Field(description="Ranking variant.")] = "default",  # type: ignore[valid-type]
+        variant: Annotated[Variant, Field(description=f"Ranking variant, one of {', '.join(variants.names())}.")] = variants.DEFAULT,
     ) -> list[dict[str, Any]]:
         """Search the index; compact results (id, name, kind, source, statement, doc, url, score), best first."""
         wanted: dict[str, Any] = dict(filters or {})

@@ -14,11 +14,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService, compact
-from search.engine.engine import VARIANTS
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant
+from search.engine import variants
 
-Variant = Literal[VARIANTS]  # type: ignore[valid-type]
 FilterValue = str | list[str]
 #: Default length of a dependency list (the cap is MAX_RESULTS).
 DEPENDENCY_LIMIT = 50
@@ -29,7 +28,7 @@ class SearchRequest(BaseModel):
 
     query: str = Field(max_length=MAX_QUERY_CHARS, description="Words, LaTeX, Lean notation, a Lean name or a quoted \"name substring\".")
     k: int = Field(10, ge=1, le=MAX_RESULTS, strict=True, description=f"Number of results (1 to {MAX_RESULTS}).")
-    variant: Variant = Field("default", description="Ranking: `default` (weighted RRF of every signal) or a published baseline.")
+    variant: Variant = Field(variants.DEFAULT, description="Ranking variant: `default` (weighted RRF of every signal) or another that `/api/v1/index` lists.")
     filters: dict[str, FilterValue] = Field(
         default_factory=dict,
         description="Field or metadata key -> value or list of values (any of them): source, kind, "
@@ -94,7 +93,7 @@ def router(service: SearchService) -> APIRouter:
     def search_get(
         q: str = Query(max_length=MAX_QUERY_CHARS, description="The query."),
         k: int = Query(10, ge=1, le=MAX_RESULTS, description=f"Number of results (1 to {MAX_RESULTS})."),
-        variant: Variant = Query("default", description="Ranking variant."),
+        variant: Variant = Query(variants.DEFAULT, description="Ranking variant (`/api/v1/index` lists them)."),
         source: list[str] | None = Query(None, description="Sources (repeat for several)."),
         kind: list[str] | None = Query(None, description="Kinds: theorem, lemma, def, definition, ..."),
         package: list[str] | None = Query(None, description="Packages: Mathlib's top folders, a book's part."),
@@ -151,7 +150,8 @@ def router(service: SearchService) -> APIRouter:
         return {
             "version": service.index.version, "build_date": manifest.get("build_date"),
             "sources": manifest.get("sources", {}), "counts": manifest.get("counts", {}),
-            "total": manifest.get("total"), "variants": list(VARIANTS),
+            "total": manifest.get("total"),
+            "variants": {name: ranking.description for name, ranking in variants.VARIANTS.items()},
             "limits": {"max_results": MAX_RESULTS, "max_query_chars": MAX_QUERY_CHARS},
         }
 

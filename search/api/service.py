@@ -16,7 +16,8 @@ from rapidfuzz import fuzz
 
 from search.api.filters import FilterCatalogue
 from search.api.graph import DependencyGraph
-from search.api.limits import ApiError, check_count, check_variant, clean_query, nearest
+from search.api.validation import ApiError, check_count, check_variant, clean_query, nearest
+from search.engine import variants
 from search.engine.engine import Engine, Result
 from search.index.store import Index
 from search.record import Statement
@@ -55,7 +56,7 @@ class SearchService:
         query: str,
         k: int = 10,
         filters: Mapping[str, Any] | None = None,
-        variant: str = "default",
+        variant: str = variants.DEFAULT,
     ) -> list[Result]:
         """Engine results for a checked query, count, variant and filters."""
         query = clean_query(query)

@@ -27,7 +27,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from search.api.formal import FormalHit, declaration_type
-from search.api.limits import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
 from search.api.service import SearchService
 
 PATH = "/api/search"

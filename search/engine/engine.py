@@ -14,39 +14,16 @@ from typing import Any, Mapping
 import numpy as np
 import pyarrow.compute as pc
 
-from search.engine import fusion
+from search.engine import variants
+from search.engine.fusion import fuse
 from search.engine.names import NameTable
 from search.engine.query import ParsedQuery, parse_query
+from search.engine.ranking import Ranking
+from search.engine.stages import Signals, StageContext
 from search.index.store import Index
 from search.record import Statement
 from search.text.tokenize import name_tokens, tokenize
 
-#: How deep each signal's candidate list goes before fusion.
-CANDIDATES = 200
-#: The `rrf` baseline's constant (the usual k = 60).
-RRF_K = 60
-#: The default ranking: weighted RRF over every signal with a small k, so that a record near
-#: the top of one signal counts; chosen on MathlibQR's dev half only (README, "Ranking").
-DEFAULT_RRF_K = 10
-WEIGHTS = {
-    "dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0,
-    "prefix": 0.5, "fuzzy": 0.5,
-}
-#: Structural priors added to the fused `default` score. PageRank (over its maximum) only
-#: breaks ties. log(1 + dependents) favours the statements others build on: it reaches its
-#: full weight, a little less than rank 1 in two signals, at DEPENDENTS_SATURATION
-#: dependents (Mathlib's most used lemma has 22,589), a fixed scale, so that in a small index
-#: a statement cited twice does not count as a pillar (dev half only; README, "Ranking").
-PAGERANK_WEIGHT = 1e-3
-DEPENDENTS_WEIGHT = 0.15
-DEPENDENTS_SATURATION = 20_000
-#: LaTeX in a query reaches BM25+ and the names index as Unicode text (`query.plain`); the
-#: dense signal always reads the query as typed (README, "Ranking").
-LATEX_AS_TEXT = True
-#: A misspelt name still matches when its similarity ratio (0-100) reaches this.
-FUZZY_CUTOFF = 85
-#: Ranking variants, selectable by name; all but `default` are published baselines.
-VARIANTS = ("dense", "bm25", "leanexplore", "rrf", "default")
 #: Filter keys read from the record's own field; every other key is a `meta` key.
 RECORD_FILTERS = ("source", "kind", "package", "module", "group")
 
@@ -79,15 +56,12 @@ class Engine:
     only its k results into Statements.
     """
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, ranking: Ranking | str = variants.DEFAULT) -> None:
         self.index = index
+        #: The ranking of a search that names none.
+        self.ranking = ranking
         #: The index's distinct lowercased names, for lookups by prefix, substring, spelling.
         self.name_table = NameTable(index.by_name)
-        top = float(index.pagerank.max(initial=0.0))
-        self._pagerank = index.pagerank / top if top > 0 else np.zeros_like(index.pagerank)
-        self._dependents = np.minimum(
-            np.log1p(index.dependents.astype(np.float32)) / np.log1p(DEPENDENTS_SATURATION), 1.0
-        )
         records = index.records.table
         self._name_lengths = pc.utf8_length(records["name"]).to_numpy()
         self._columns: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -105,16 +79,16 @@ class Engine:
         query: str,
         k: int = 10,
         filters: Mapping[str, Any] | None = None,
-        variant: str = "default",
+        variant: Ranking | str | None = None,
         timings: dict[str, float] | None = None,
     ) -> list[Result]:
-        """Top-k StatementGroups for `query` under a ranking variant, within `filters`.
+        """Top-k StatementGroups for `query` within `filters`, ranked by `variant`: a `Ranking`,
+        the name of one in `search.engine.variants`, or None for the engine's own.
 
         When `timings` is given, the seconds spent in each stage (parse, filters, name,
         lexical, embed, dense, fusion, grouping) are added to it, for the benchmark.
         """
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        ranking = self.resolve(variant)
         if k < 1:
             raise ValueError(f"the number of results must be at least 1, got {k}")
         clock = _Stopwatch(timings)
@@ -122,30 +96,24 @@ class Engine:
             parsed = parse_query(query)
         with clock("filters"):
             allowed = self._mask(filters) if filters else None
-        signals, bm25_full = self._signals(parsed, allowed, max(CANDIDATES, k * 4), clock)
+        signals, bm25 = self._signals(parsed, ranking, allowed, max(ranking.candidates, k * 4), clock)
         with clock("fusion"):
-            fused = self._fusion(variant, bm25_full)(signals, self.index.pagerank)
-            if variant == "default":
-                fused = self._with_priors(fused, signals)
+            fused = fuse(ranking, StageContext(parsed, signals, self.index, bm25))
         with clock("grouping"):
             return self._collapse(fused, signals, k, allowed)
 
-    def _fusion(self, variant: str, bm25_full: np.ndarray) -> fusion.Fusion:
-        if variant in ("dense", "bm25"):
-            return fusion.single(variant)
-        if variant == "leanexplore":
-            return fusion.leanexplore(lambda positions: bm25_full[positions])
-        if variant == "rrf":
-            return fusion.rrf(RRF_K)
-        return fusion.rrf(DEFAULT_RRF_K, WEIGHTS, tuple(WEIGHTS))
+    def resolve(self, variant: Ranking | str | None) -> Ranking:
+        """The ranking a search asks for (`variants.UnknownVariant` for an unknown name)."""
+        variant = self.ranking if variant is None else variant
+        return variant if isinstance(variant, Ranking) else variants.get(variant)
 
     def _signals(
-        self, parsed: ParsedQuery, allowed: np.ndarray | None, depth: int, clock: "_Stopwatch"
-    ) -> tuple[fusion.Signals, np.ndarray]:
+        self, parsed: ParsedQuery, ranking: Ranking, allowed: np.ndarray | None, depth: int, clock: "_Stopwatch"
+    ) -> tuple[Signals, np.ndarray]:
         """Ranked (positions, scores) per signal, each restricted to `allowed`, and the
-        BM25+ score of every record (LeanExplore rescores its dense candidates with it)."""
+        BM25+ score of every record (for stages that re-score other signals' candidates)."""
         index = self.index
-        out: fusion.Signals = {}
+        out: Signals = {}
         bm25_full = np.zeros(len(index.records), dtype=np.float32)
         with clock("name"):
             exact = [
@@ -160,10 +128,10 @@ class Engine:
                 name = parsed.text.lower()
                 out["prefix"] = self._ranked_names(self.name_table.with_prefix(name), allowed, depth)
                 if not exact:  # a misspelt name: the spelling signal is for names not found
-                    close = self.name_table.similar(name, FUZZY_CUTOFF, depth)
+                    close = self.name_table.similar(name, ranking.fuzzy_cutoff, depth)
                     out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
-            words = tokenize(parsed.plain if LATEX_AS_TEXT else parsed.text)
+            words = tokenize(parsed.plain if ranking.latex_as_text else parsed.text)
             bm25_full = index.lexical.scores(words)
             out["bm25"] = _top(bm25_full, allowed, depth)
             out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
@@ -190,19 +158,10 @@ class Engine:
         hits = hits[np.lexsort((-self.index.pagerank[hits], self._name_lengths[hits]))][:depth]
         return hits, 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
 
-    def _with_priors(self, fused: dict[int, float], signals: fusion.Signals) -> dict[int, float]:
-        """Exact name matches first, then the structural priors (dependents, PageRank)."""
-        for position in signals.get("exact", (np.zeros(0, dtype=np.int64), None))[0].tolist():
-            fused[position] = fused.get(position, 0.0) + 1.0
-        for prior, weight in ((self._pagerank, PAGERANK_WEIGHT), (self._dependents, DEPENDENTS_WEIGHT)):
-            for position in fused:
-                fused[position] += weight * float(prior[position])
-        return fused
-
     def _collapse(
         self,
         fused: dict[int, float],
-        signals: fusion.Signals,
+        signals: Signals,
         k: int,
         allowed: np.ndarray | None,
     ) -> list[Result]:

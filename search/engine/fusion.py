@@ -1,7 +1,5 @@
-"""Fusion of per-signal candidate lists into one score per record.
-
-Each variant is a function of the signals (ranked positions and scores per signal) and the
-PageRank prior; all are kept, by name, as baselines for the evaluation.
+"""Fusion of per-signal candidate lists into one score per record, one function per
+`Fusion` method, each reading its parameters from the `Ranking`.
 """
 
 from __future__ import annotations
@@ -10,40 +8,28 @@ from typing import Callable
 
 import numpy as np
 
-#: (positions, scores), best first, per signal name.
-Signals = dict[str, tuple[np.ndarray, np.ndarray]]
-Fusion = Callable[[Signals, np.ndarray], dict[int, float]]
+from search.engine.ranking import Fusion, Ranking
+from search.engine.stages import Signals, StageContext
 
-#: LeanExplore's published formula (paper §4; DESIGN §4).
-LEANEXPLORE_THRESHOLD = 0.525
-LEANEXPLORE_WEIGHTS = {"dense": 1.0, "bm25": 1.0, "pagerank": 0.2}
+_EMPTY = (np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
-def single(signal: str) -> Fusion:
+def single(ranking: Ranking, context: StageContext) -> dict[int, float]:
     """One signal alone, by its own score."""
-
-    def fuse(signals: Signals, prior: np.ndarray) -> dict[int, float]:
-        positions, scores = signals.get(signal, (np.zeros(0, dtype=np.int64), np.zeros(0)))
-        return {int(p): float(s) for p, s in zip(positions, scores)}
-
-    return fuse
+    positions, scores = context.signals.get(ranking.signals[0], _EMPTY)
+    return {int(p): float(s) for p, s in zip(positions, scores)}
 
 
-def rrf(k: int = 60, weights: dict[str, float] | None = None, signals_used: tuple[str, ...] = ("dense", "bm25")) -> Fusion:
+def rrf(ranking: Ranking, context: StageContext) -> dict[int, float]:
     """Reciprocal rank fusion: sum over signals of weight / (k + rank)."""
-    weights = weights or {}
-
-    def fuse(signals: Signals, prior: np.ndarray) -> dict[int, float]:
-        fused: dict[int, float] = {}
-        for name in signals_used:
-            if name not in signals:
-                continue
-            weight = weights.get(name, 1.0)
-            for rank, position in enumerate(signals[name][0].tolist(), 1):
-                fused[position] = fused.get(position, 0.0) + weight / (k + rank)
-        return fused
-
-    return fuse
+    fused: dict[int, float] = {}
+    for name in ranking.signals:
+        if name not in context.signals:
+            continue
+        weight = ranking.weight(name)
+        for rank, position in enumerate(context.signals[name][0].tolist(), 1):
+            fused[position] = fused.get(position, 0.0) + weight / (ranking.rrf_k + rank)
+    return fused
 
 
 def _minmax(values: np.ndarray) -> np.ndarray:
@@ -51,25 +37,36 @@ def _minmax(values: np.ndarray) -> np.ndarray:
     return (values - values.min()) / span if span > 0 else np.ones_like(values)
 
 
-def leanexplore(bm25_scores: Callable[[np.ndarray], np.ndarray]) -> Fusion:
-    """LeanExplore: dense candidates above 0.525 similarity, then BM25+ and PageRank on those
-    candidates, each min-max normalised per query; 1.0·dense + 1.0·BM25+ + 0.2·PageRank.
+def leanexplore(ranking: Ranking, context: StageContext) -> dict[int, float]:
+    """LeanExplore: dense candidates above the similarity threshold, then BM25+ and PageRank
+    on those candidates, each min-max normalised per query, weighted and summed (the paper:
+    threshold 0.525, 1.0·dense + 1.0·BM25+ + 0.2·PageRank)."""
+    positions, sims = context.signals.get("dense", _EMPTY)
+    keep = sims > ranking.dense_threshold
+    positions, sims = positions[keep], sims[keep]
+    if len(positions) == 0:
+        return {}
+    total = (
+        ranking.weight("dense") * _minmax(sims.astype(np.float64))
+        + ranking.weight("bm25") * _minmax(context.bm25[positions].astype(np.float64))
+        + ranking.weight("pagerank") * _minmax(context.index.pagerank[positions].astype(np.float64))
+    )
+    return {int(p): float(s) for p, s in zip(positions, total)}
 
-    `bm25_scores(positions)` gives the BM25+ score of the query for the given records.
-    """
 
-    def fuse(signals: Signals, prior: np.ndarray) -> dict[int, float]:
-        positions, sims = signals.get("dense", (np.zeros(0, dtype=np.int64), np.zeros(0)))
-        keep = sims > LEANEXPLORE_THRESHOLD
-        positions, sims = positions[keep], sims[keep]
-        if len(positions) == 0:
-            return {}
-        w = LEANEXPLORE_WEIGHTS
-        total = (
-            w["dense"] * _minmax(sims.astype(np.float64))
-            + w["bm25"] * _minmax(bm25_scores(positions).astype(np.float64))
-            + w["pagerank"] * _minmax(prior[positions].astype(np.float64))
-        )
-        return {int(p): float(s) for p, s in zip(positions, total)}
+FUSIONS: dict[Fusion, Callable[[Ranking, StageContext], dict[int, float]]] = {
+    Fusion.SINGLE: single,
+    Fusion.RRF: rrf,
+    Fusion.LEANEXPLORE: leanexplore,
+}
 
-    return fuse
+
+def fuse(ranking: Ranking, context: StageContext) -> dict[int, float]:
+    """The fused scores of `ranking`'s method, then its stages in order."""
+    scores = FUSIONS[ranking.fusion](ranking, context)
+    for stage in ranking.stages:
+        scores = stage.apply(scores, context)
+    return scores
+
+
+__all__ = ["FUSIONS", "Signals", "fuse", "leanexplore", "rrf", "single"]

@@ -66,6 +66,11 @@ class Index:
         return Embedder(self.manifest["model"], settings["backend"], settings["max_length"])
 
     @cached_property
+    def pagerank_max(self) -> float:
+        """The largest PageRank, which PageRank priors divide by (0.0 for an empty index)."""
+        return float(self.pagerank.max(initial=0.0))
+
+    @cached_property
     def by_name(self) -> dict[str, list[int]]:
         """Lowercased full name -> record positions (names are unique per source, not across)."""
         table: dict[str, list[int]] = {}

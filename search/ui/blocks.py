@@ -15,7 +15,7 @@ from typing import Any
 import gradio as gr
 
 from search import config
-from search.engine.engine import VARIANTS
+from search.engine import variants
 from search.ui.cards import LATEX_DELIMITERS, literal
 from search.ui.facets import LABELS
 from search.ui.page import HINT, SearchPage
@@ -58,7 +58,7 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
                 for key in facets.keys
             }
             k = gr.Slider(1, config.APP_MAX_RESULTS, value=10, step=1, label="Results", elem_id="results-count")
-            variant = gr.Radio(list(VARIANTS), value="default", label="Ranking", elem_id="ranking")
+            variant = gr.Radio(list(variants.names()), value=variants.DEFAULT, label="Ranking", elem_id="ranking")
             gr.Markdown(page.version_markdown(), elem_id="index-version")
         gr.Markdown("# Theorem search\nLean declarations (Mathlib, Batteries, PhysLean) and LaTeX statements "
                     "(the Stacks Project, textbooks) in one index.")

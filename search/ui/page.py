@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from search import config
-from search.api.limits import ApiError
 from search.api.service import SearchService
-from search.engine.engine import VARIANTS
+from search.api.validation import ApiError
+from search.engine import variants
 from search.feedback.store import FeedbackError, FeedbackStore, Vote
 from search.ui.cards import attribute, card_markdown, literal
 from search.ui.explore import Explorer
@@ -47,9 +47,10 @@ class SearchPage:
             k = min(max(request.k, 1), config.APP_MAX_RESULTS)
             notes.append(f"{request.k} results asked; showing {k} (from 1 to {config.APP_MAX_RESULTS})")
             request.k = k
-        if request.variant not in VARIANTS:
-            notes.append(f"unknown ranking {request.variant!r}; using default ({', '.join(VARIANTS)} exist)")
-            request.variant = "default"
+        if request.variant not in variants.VARIANTS:
+            notes.append(f"unknown ranking {request.variant!r}; using {variants.DEFAULT} "
+                         f"({', '.join(variants.names())} exist)")
+            request.variant = variants.DEFAULT
         sources = request.filters.get("source", [])
         for key in self.filter_keys:
             kept, unknown = self.facets.split(key, request.filters.get(key, []), sources)

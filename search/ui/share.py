@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 from urllib.parse import urlencode
 
+from search.engine.variants import DEFAULT as DEFAULT_VARIANT
+
 #: Query-string keys that are not filters.
 QUERY, RECORD, COUNT, VARIANT = "q", "id", "k", "variant"
 
@@ -22,7 +24,7 @@ class SearchRequest:
     query: str = ""
     filters: dict[str, list[str]] = field(default_factory=dict)
     k: int = 10
-    variant: str = "default"
+    variant: str = DEFAULT_VARIANT
     record: str = ""
 
 
@@ -35,7 +37,7 @@ def to_query_string(request: SearchRequest, default_k: int = 10) -> str:
         pairs.extend((key, v) for v in values)
     if request.k != default_k:
         pairs.append((COUNT, str(request.k)))
-    if request.variant != "default":
+    if request.variant != DEFAULT_VARIANT:
         pairs.append((VARIANT, request.variant))
     return "?" + urlencode(pairs)
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from search.api.feedback import SESSION_PATTERN
 from search.api.http import make_api
-from search.engine.engine import VARIANTS, Engine
+from search.engine.engine import Engine
+from search.engine.variants import names as variant_names
 from search.feedback.store import FeedbackStore
 from tests.strategies import FUZZ, json_values, maybe, texts, url_texts
 
@@ -69,7 +70,7 @@ def test_leansearch_post(fuzzed: TestClient, body: Any) -> None:
 
 @FUZZ
 @given(body=maybe(st.fixed_dictionaries({"query": maybe(texts)}, optional={
-    "k": maybe(st.integers(-3, 120) | st.integers()), "variant": maybe(st.sampled_from(VARIANTS) | texts),
+    "k": maybe(st.integers(-3, 120) | st.integers()), "variant": maybe(st.sampled_from(variant_names()) | texts),
     "filters": maybe(filter_maps),
 })))
 def test_native_post(fuzzed: TestClient, body: Any) -> None:
@@ -81,7 +82,7 @@ def test_native_post(fuzzed: TestClient, body: Any) -> None:
     "session": maybe(st.sampled_from(["s-1", "abc_DEF.9", "", "a b", "s" * 129]) | st.from_regex(SESSION_PATTERN)),
     "query": maybe(texts), "result_id": maybe(st.sampled_from(["extra:Real.sin", "mathlib:mul_comm"]) | texts),
     "vote": maybe(st.sampled_from([-1, 1])), "rank": maybe(st.integers(1, 100) | st.integers()),
-}, optional={"filters": maybe(filter_maps), "variant": maybe(st.sampled_from(VARIANTS))}))
+}, optional={"filters": maybe(filter_maps), "variant": maybe(st.sampled_from(variant_names()))}))
 def test_feedback_post(fuzzed: TestClient, body: Any) -> None:
     assert_answered(post_json(fuzzed, "/api/v1/feedback", body))
 

@@ -52,20 +52,21 @@ def test_retrieval_command_writes_reports(
     assert nickname["results"]["default"]["rank"] == 1
 
 
-def test_ranking_constants_can_be_overridden_for_a_run(monkeypatch) -> None:
-    import pytest
+def test_settings_make_changed_rankings_and_leave_the_registry_alone() -> None:
+    from eval.__main__ import rankings_with_settings
+    from search.engine import variants
 
-    from eval.__main__ import override_engine_settings
-    from search.engine import engine
-
-    monkeypatch.setattr(engine, "DEPENDENTS_WEIGHT", engine.DEPENDENTS_WEIGHT)
-    monkeypatch.setattr(engine, "WEIGHTS", engine.WEIGHTS)
-    suffix = override_engine_settings(["DEPENDENTS_WEIGHT=0.2", "WEIGHTS.names=0.6"])
-    assert engine.DEPENDENTS_WEIGHT == 0.2 and engine.WEIGHTS["names"] == 0.6
-    assert suffix == "_DEPENDENTS_WEIGHT=0.2_WEIGHTS.names=0.6"
-    for bad in ("NOPE=1", "DEPENDENTS_WEIGHT", "DEPENDENTS_WEIGHT=abc", "RRF_K.x=1", "Engine=1"):
-        with pytest.raises(ValueError, match="--set"):
-            override_engine_settings([bad])
+    assert rankings_with_settings(["bm25", "default"], []) == {"bm25": "bm25", "default": "default"}
+    changed = rankings_with_settings(["default"], ["dependents.weight=0.2", "weights.names=0.6"])["default"]
+    assert changed.stage("dependents").weight == 0.2 and changed.weights["names"] == 0.6
+    assert variants.get("default").stage("dependents").weight == 0.15
+    for bad in ("nope=1", "dependents.weight", "dependents.weight=abc", "rrf_k.x=1", "Engine=1"):
+        with pytest.raises(ValueError, match="--variants default: setting"):
+            rankings_with_settings(["default"], [bad])
+    with pytest.raises(ValueError, match="--variants bm25: .* no 'dependents.weight'"):
+        rankings_with_settings(["bm25"], ["dependents.weight=0.2"])
+    with pytest.raises(ValueError, match="unknown ranking variant 'best'"):
+        rankings_with_settings(["best"], [])
 
 
 def test_worst_groups_rank_styles_and_topics_by_mean_ndcg() -> None:

@@ -1,4 +1,4 @@
-"""The bounds every API shape and MCP tool enforces, and the error they answer with.
+"""The checks every API shape and MCP tool applies to a request, and the error they answer with.
 
 The numbers live in `search.config` (README, "HTTP API and MCP"); they are applied here, so
 that a query or a ranking variant is checked the same way whichever door it came in by.
@@ -7,12 +7,13 @@ that a query or a ranking variant is checked the same way whichever door it came
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 
+from pydantic import AfterValidator
 from rapidfuzz import fuzz, process
 
 from search import config
-from search.engine.engine import VARIANTS
+from search.engine import variants
 
 MAX_RESULTS = config.API_MAX_RESULTS
 MAX_QUERY_CHARS = config.API_MAX_QUERY_CHARS
@@ -59,13 +60,21 @@ def check_count(k: int, what: str) -> int:
 
 
 def check_variant(variant: str) -> str:
-    if variant not in VARIANTS:
-        raise ApiError(
-            400,
-            f"unknown ranking variant {variant!r}; choose one of {', '.join(VARIANTS)}",
-            suggestions=list(VARIANTS),
-        )
+    """A name in the variant registry (read at each request, so that every registered variant
+    is accepted)."""
+    if variant not in variants.VARIANTS:
+        raise ApiError(400, str(variants.UnknownVariant(variant)), suggestions=list(variants.names()))
     return variant
+
+
+def _known_variant(variant: str) -> str:
+    if variant not in variants.VARIANTS:
+        raise ValueError(str(variants.UnknownVariant(variant)))
+    return variant
+
+
+#: A ranking variant in a request model or parameter: refused with a 422 naming the choices.
+Variant = Annotated[str, AfterValidator(_known_variant)]
 
 
 def nearest(
