@@ -1,71 +1,102 @@
-"""Which corpora an index is built from, and how each one is read into records.
+"""Which corpora an index is built from, and the records they make together.
 
-A source is a name of a shared corpus (`mathlib`, `stacks`, ...), `NAME=PATH` for a user's
-own data (a `.jsonl[.gz]` of Lean declarations as `parse-lean` writes, or a directory or
-`.tar.gz` of LaTeX), or `arxiv` / `arxiv=DIR_OR_HUB_NAME` for the TheoremSearch dataset.
+A source spec is the name of a shared corpus (`mathlib`, `stacks`, ...), `NAME=PATH` for a
+user's own data in a format recognised from its content (`search.corpus.formats`), or
+`NAME:FORMAT=PATH` naming the format; `arxiv` / `arxiv=DIR_OR_HUB_NAME` is the TheoremSearch
+dataset. `load_records` reads every source and adds the links between them.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from search import config
+from search.corpus.crosslinks import link_stacks
+from search.corpus.formats import FORMATS, CorpusFormat
+from search.corpus.theoremsearch import DATASET
 from search.record import Statement
+
+#: The source name of the TheoremSearch dataset (arXiv statements).
+ARXIV = "arxiv"
 
 
 @dataclass(frozen=True)
 class Source:
-    """A named corpus at a location, in one of three formats: lean, latex, theoremsearch."""
+    """A named corpus at a location, in one registered format."""
 
     name: str
     path: Path
     format: str
 
+    @property
+    def reader(self) -> CorpusFormat:
+        return FORMATS[self.format]
+
     def load(self) -> list[Statement]:
-        if self.format == "theoremsearch":
-            from search.corpus.theoremsearch import load_theoremsearch
-
-            return load_theoremsearch(str(self.path))
-        if not self.path.exists():
-            raise FileNotFoundError(f"source {self.name!r}: {self.path} does not exist")
-        if self.format == "lean":
-            from search.corpus.lean import load_lean_corpus
-
-            return load_lean_corpus(self.path, self.name)
-        from search.corpus.latex import parse_latex
-
-        return parse_latex(self.path, self.name)
+        return self.reader.load(self)
 
     def commit(self) -> str:
-        """The upstream commit of a shared corpus ("" for a user's data)."""
-        if self.format == "lean" and self.path.name.endswith(".jsonl.gz"):
-            from search.corpus.lean import read_jsonl
-
-            first = next(read_jsonl(self.path), {})
-            return str(first.get("commit") or "")
-        manifest = self.path.parent / "manifest.json"
-        if manifest.exists():
-            entry = json.loads(manifest.read_text()).get(self.name, {})
-            return str(entry.get("commit") or "")
-        return ""
+        """The upstream commit the corpus was read at ("" when unknown, e.g. a user's data)."""
+        return self.reader.commit(self)
 
 
 def resolve_source(spec: str) -> Source:
-    """`mathlib` -> the shared Mathlib file; `mine=./decls.jsonl` -> a user's corpus."""
-    if spec == "arxiv" or spec.startswith("arxiv="):
-        from search.corpus.theoremsearch import DATASET
-
-        return Source("arxiv", Path(spec.partition("=")[2] or DATASET), "theoremsearch")
+    """`mathlib` -> the shared Mathlib file; `mine=./decls.jsonl` -> a user's corpus in the
+    format its content shows; `mine:latex=./notes` -> a user's corpus in a named format."""
+    if spec == ARXIV or spec.startswith(ARXIV + "="):
+        return Source(ARXIV, Path(spec.partition("=")[2] or DATASET), "theoremsearch")
     if "=" in spec:
-        name, raw = spec.split("=", 1)
+        head, _, raw = spec.partition("=")
+        name, colon, format_name = head.partition(":")
+        if not name:
+            raise ValueError(f"source {spec!r}: write NAME=PATH or NAME:FORMAT=PATH")
         path = Path(raw).expanduser()
-        lean = path.name.endswith((".jsonl", ".jsonl.gz"))
-        return Source(name, path, "lean" if lean else "latex")
+        if colon:
+            if format_name not in FORMATS:
+                raise ValueError(f"source {spec!r}: unknown format {format_name!r}; "
+                                 f"formats: {', '.join(FORMATS)}")
+            return Source(name, path, format_name)
+        if not path.exists():
+            raise FileNotFoundError(f"source {name!r}: {path} does not exist")
+        return Source(name, path, _recognised(name, path))
     if spec in config.LEAN_SOURCES:
-        return Source(spec, config.LEAN_CORPUS_DIR / f"{spec}.jsonl.gz", "lean")
+        return Source(spec, config.LEAN_CORPUS_DIR / f"{spec}.jsonl.gz", "lean-jsonl")
     if spec in config.LATEX_SOURCES:
         return Source(spec, config.LATEX_CORPUS_DIR / f"{spec}.tar.gz", "latex")
     known = ", ".join(config.DEFAULT_SOURCES)
-    raise ValueError(f"unknown source {spec!r}: use one of {known}, or NAME=PATH")
+    raise ValueError(f"unknown source {spec!r}: use one of {known}, or NAME=PATH, or NAME:FORMAT=PATH")
+
+
+def _recognised(name: str, path: Path) -> str:
+    """The one format that recognises `path`'s content."""
+    formats = [format_name for format_name, reader in FORMATS.items() if reader.recognises(path)]
+    if len(formats) != 1:
+        found = f"it could be {' or '.join(formats)}" if formats else "no format recognises it"
+        raise ValueError(f"source {name!r}: {path}: {found}; name one as {name}:FORMAT={path} "
+                         f"(formats: {', '.join(FORMATS)})")
+    return formats[0]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The records of several sources, linked to one another, and where each came from."""
+
+    statements: list[Statement]
+    #: Source name -> {"format", "commit"}, as the index manifest records it.
+    sources: dict[str, dict[str, str]]
+
+
+def load_records(specs: Sequence[str]) -> Corpus:
+    """Records of every source, then the links between sources (Mathlib's `@[stacks]`)."""
+    statements: list[Statement] = []
+    sources: dict[str, dict[str, str]] = {}
+    for spec in specs:
+        source = resolve_source(spec)
+        if source.name in sources:
+            raise ValueError(f"source {source.name!r} is named twice")
+        statements.extend(source.load())
+        sources[source.name] = {"format": source.format, "commit": source.commit()}
+    link_stacks(statements)
+    return Corpus(statements, sources)

@@ -18,9 +18,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from search import config
-from search.corpus.crosslinks import link_stacks
-from search.corpus.lean import attach_aliases, load_mathlib_aliases
-from search.corpus.sources import resolve_source
+from search.corpus.sources import load_records
 from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.graph import structure_scores
@@ -67,22 +65,6 @@ class BuildOptions:
             raise ValueError(f"dense views must be some of {', '.join(DENSE_VIEWS)}; got {list(self.views)}")
 
 
-def load_records(sources: Sequence[str]) -> tuple[list[Statement], dict[str, str]]:
-    """Records of every source, with Mathlib's famous-name aliases and Stacks links attached."""
-    statements: list[Statement] = []
-    commits: dict[str, str] = {}
-    for spec in sources:
-        source = resolve_source(spec)
-        log.info("reading %s from %s", source.name, source.path)
-        statements.extend(source.load())
-        commits[source.name] = source.commit()
-    docs = config.LEAN_CORPUS_DIR / "mathlib_docs"
-    if "mathlib" in commits and docs.is_dir():
-        attach_aliases(statements, load_mathlib_aliases(docs), "mathlib")
-    link_stacks(statements)
-    return statements, commits
-
-
 def embed_views(statements: Sequence[Statement], options: BuildOptions) -> DenseIndex:
     """Embed each configured view of every record that has it (group heads only if the
     profile says so: results are groups, and a head's vectors speak for its members).
@@ -116,7 +98,8 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     staging.mkdir(parents=True)
 
     with _timed(options.timings, "records"):
-        statements, commits = load_records(options.sources)
+        corpus = load_records(options.sources)
+        statements = corpus.statements
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
         LexicalIndex.write([tokenize(lexical_text(s)) for s in statements], staging / "bm25_main")
@@ -135,7 +118,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     manifest = write_manifest(
         staging,
         {
-            "sources": {name: {"commit": commit} for name, commit in commits.items()},
+            "sources": corpus.sources,
             "counts": {src: dict(sorted(c.items())) for src, c in counts.items()},
             "total": len(statements),
             "model": options.model,

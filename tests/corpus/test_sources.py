@@ -1,23 +1,68 @@
+import json
 from pathlib import Path
 
 import pytest
 
 from search import config
-from search.corpus.sources import resolve_source
+from search.corpus.formats import FORMATS
+from search.corpus.latex import parse_latex_to_jsonl
+from search.corpus.lean_source import parse_lean_to_jsonl
+from search.corpus.sources import load_records, resolve_source
+from search.index.build import BuildOptions, build_index
+from search.index.store import Index
 
 
-def test_shared_names_user_paths_and_theoremsearch() -> None:
+def test_shared_names_user_paths_and_theoremsearch(fixtures_dir: Path) -> None:
     assert resolve_source("mathlib").path == config.LEAN_CORPUS_DIR / "mathlib.jsonl.gz"
+    assert resolve_source("mathlib").format == "lean-jsonl"
     assert resolve_source("stacks").format == "latex"
-    mine = resolve_source("mine=./decls.jsonl")
-    assert (mine.name, mine.path, mine.format) == ("mine", Path("decls.jsonl"), "lean")
-    assert resolve_source("notes=./tex").format == "latex"
+    mine = resolve_source(f"mine={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}")
+    assert (mine.name, mine.format) == ("mine", "lean-jsonl")
+    assert resolve_source(f"notes={fixtures_dir / 'latex' / 'book'}").format == "latex"
+    assert resolve_source("named:latex=./anything").format == "latex"
     arxiv = resolve_source("arxiv")
     assert (arxiv.format, str(arxiv.path)) == ("theoremsearch", "uw-math-ai/theorem-search-dataset")
+    assert set(FORMATS) == {"lean-jsonl", "statements-jsonl", "latex", "theoremsearch"}
 
 
-def test_unknown_source_and_missing_path_say_so(tmp_path: Path) -> None:
+def test_unknown_source_format_and_missing_path_say_so(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown source 'mathlibb'"):
         resolve_source("mathlibb")
     with pytest.raises(FileNotFoundError, match="does not exist"):
         resolve_source(f"x={tmp_path / 'none.jsonl'}").load()
+    with pytest.raises(ValueError, match="unknown format 'lean'; formats: lean-jsonl"):
+        resolve_source(f"x:lean={tmp_path}")
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(json.dumps({"title": "no statement"}) + "\n")
+    with pytest.raises(ValueError, match="no format recognises it; name one as x:FORMAT="):
+        resolve_source(f"x={odd}")
+
+
+def test_a_source_named_twice_is_refused(fixtures_dir: Path) -> None:
+    path = fixtures_dir / "jsonl" / "mathlib_small.jsonl"
+    with pytest.raises(ValueError, match="named twice"):
+        load_records([f"a={path}", f"a={path}"])
+
+
+def test_both_parsers_outputs_build_an_index(fixtures_dir: Path, tmp_path: Path) -> None:
+    """`python -m search build --sources mine=out.jsonl` reads what `parse-lean` and
+    `parse-latex` write, each in its own format, under the name it is given."""
+    lean_out, latex_out = tmp_path / "lean.jsonl", tmp_path / "latex.jsonl"
+    parse_lean_to_jsonl(fixtures_dir / "lean", lean_out, source="fakelib")
+    parse_latex_to_jsonl(fixtures_dir / "latex" / "book", latex_out, source="book")
+    assert resolve_source(f"formal={lean_out}").format == "lean-jsonl"
+    assert resolve_source(f"informal={latex_out}").format == "statements-jsonl"
+
+    out = tmp_path / "index"
+    build_index(out, BuildOptions(sources=[f"formal={lean_out}", f"informal={latex_out}"], backend="torch",
+                                  progress=False))
+    index = Index.load(out)
+    assert {name: s["format"] for name, s in index.manifest["sources"].items()} == {
+        "formal": "lean-jsonl", "informal": "statements-jsonl"}
+    languages = {(s.source, s.language) for s in index.records}
+    assert languages == {("formal", "lean"), ("informal", "latex")}
+    informal = [s for s in index.records if s.source == "informal"]
+    assert informal and all(s.id.startswith("informal:") for s in informal)
+    assert all(d.startswith("informal:") for s in informal for d in s.deps + [s.group] if d)
+    direct = load_records([f"book={fixtures_dir / 'latex' / 'book'}"]).statements
+    assert [s.name for s in informal] == [s.name for s in direct]
