@@ -42,3 +42,15 @@ def shared_dir() -> Path:
     if not (search_config.SHARED_DIR / "corpora").is_dir():
         pytest.skip(f"the shared corpora are not at {search_config.SHARED_DIR} (set THEOREM_SEARCH_SHARED)")
     return search_config.SHARED_DIR
+
+
+@pytest.fixture(scope="session")
+def small_index(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Path:
+    """An index of the Mathlib fixture with two dense views, built once for the engine and
+    index tests."""
+    from search.index.build import BuildOptions, build_index
+
+    out = tmp_path_factory.mktemp("idx") / "index"
+    sources = [f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"]
+    build_index(out, BuildOptions(sources=sources, views=("name", "text"), progress=False))
+    return out

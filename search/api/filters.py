@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from search.api.validation import ApiError, nearest
+from search.engine.names import nearest
+from search.api.validation import ApiError
 from search.engine.engine import RECORD_FILTERS
 from search.record import RecordTable
 

@@ -1,11 +1,5 @@
-"""Lean declarations in the terms Lean tools exchange: name components and a type.
-
-LeanSearch, Loogle and LeanStateSearch answer with a declaration's *type*, which clients paste
-into `have : <type> := <name>` suggestions. The records hold the declaration header as written
-(`theorem succ_le_succ {n m : ℕ} (h : n ≤ m) : succ n ≤ succ m`); its binders and its type
-give the same statement as a type, `∀ {n m : ℕ} (h : n ≤ m), succ n ≤ succ m`. This is
-source text, not Lean's elaborated and pretty-printed type: auto-bound implicits are not
-added and names are as written.
+"""Lean declarations in the terms Lean tools exchange: name components, and the hit fields
+Loogle's and LeanStateSearch's answers share (their `type` is `lean_text.declaration_type`).
 """
 
 from __future__ import annotations
@@ -15,10 +9,7 @@ import re
 from pydantic import BaseModel, Field
 
 from search.record import Statement
-from search.text.lean_text import signature_type
 
-#: A binder group opens with a bracket after a space (`.{u}` universe lists do not).
-_BINDERS = re.compile(r"(?:^|\s)([(\[{⦃])")
 #: A dot that separates name components: not inside «guillemets».
 _COMPONENT_DOT = re.compile(r"\.(?![^«]*»)")
 
@@ -26,17 +17,6 @@ _COMPONENT_DOT = re.compile(r"\.(?![^«]*»)")
 def name_parts(name: str) -> list[str]:
     """`Nat.succ_le_succ` -> ["Nat", "succ_le_succ"]; `Foo.«a.b»` keeps `«a.b»` whole."""
     return [part for part in _COMPONENT_DOT.split(name) if part]
-
-
-def declaration_type(header: str) -> str:
-    """The header's statement as a type; the header itself when it writes no type
-    (`structure Foo (α : Type)`)."""
-    head, type_ = signature_type(header)
-    if not type_:
-        return header
-    start = _BINDERS.search(head)
-    binders = head[start.start(1):].strip() if start else ""
-    return f"∀ {binders}, {type_}" if binders else type_
 
 
 class FormalHit(BaseModel):

@@ -16,7 +16,8 @@ from typing import Annotated
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from search.api.formal import declaration_type, name_parts
+from search.api.formal import name_parts
+from search.text.lean_text import declaration_type
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS
 from search.api.service import SearchService
 from search.engine.engine import Result

@@ -15,8 +15,9 @@ import pyarrow.compute as pc
 from rapidfuzz import fuzz
 
 from search.api.filters import FilterCatalogue
-from search.api.graph import DependencyGraph
-from search.api.validation import ApiError, check_count, check_variant, clean_query, nearest
+from search.engine.graph import DependencyGraph
+from search.engine.names import nearest
+from search.api.validation import ApiError, check_count, check_variant, clean_query
 from search.engine import variants
 from search.engine.engine import Engine, Result
 from search.index.store import Index

@@ -26,7 +26,8 @@ from itertools import takewhile
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from search.api.formal import FormalHit, declaration_type
+from search.api.formal import FormalHit
+from search.text.lean_text import declaration_type
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
 from search.api.service import SearchService
 

@@ -7,10 +7,9 @@ that a query or a ranking variant is checked the same way whichever door it came
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any, Iterable
+from typing import Annotated, Any
 
 from pydantic import AfterValidator
-from rapidfuzz import fuzz, process
 
 from search import config
 from search.engine import variants
@@ -18,8 +17,6 @@ from search.engine import variants
 MAX_RESULTS = config.API_MAX_RESULTS
 MAX_QUERY_CHARS = config.API_MAX_QUERY_CHARS
 MAX_QUERIES = config.API_MAX_QUERIES
-#: How many near spellings an error suggests.
-SUGGESTIONS = 5
 
 
 class ApiError(Exception):
@@ -75,12 +72,3 @@ def _known_variant(variant: str) -> str:
 
 #: A ranking variant in a request model or parameter: refused with a 422 naming the choices.
 Variant = Annotated[str, AfterValidator(_known_variant)]
-
-
-def nearest(
-    text: str, choices: Iterable[str], limit: int = SUGGESTIONS, scorer: Any = fuzz.WRatio
-) -> list[str]:
-    """The choices closest to a misspelt `text`, best first (rapidfuzz; weighted ratio unless
-    told otherwise: the plain ratio is faster over hundreds of thousands of ids)."""
-    matches = process.extract(text, list(choices), scorer=scorer, limit=limit, score_cutoff=50)
-    return [choice for choice, _, _ in matches]

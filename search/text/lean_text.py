@@ -178,3 +178,25 @@ def signature_type(signature: str) -> tuple[str, str]:
 def binder_classes(binders: str) -> list[str]:
     """The class names of instance binders: `[Group G] [Fintype G]` -> [Group, Fintype]."""
     return re.findall(r"\[(?:[^\]:]*:\s*)?([A-Z][\w.]*)", binders)
+
+
+#: A binder group opens with a bracket after a space (`.{u}` universe lists do not).
+_BINDERS = re.compile(r"(?:^|\s)([(\[{⦃])")
+
+
+def declaration_type(header: str) -> str:
+    """The header's statement as a type; the header itself when it writes no type
+    (`structure Foo (α : Type)`).
+
+    LeanSearch, Loogle and LeanStateSearch answer with a declaration's *type*, which clients
+    paste into `have : <type> := <name>`. The records hold the header as written
+    (`theorem succ_le_succ {n m : ℕ} (h : n ≤ m) : succ n ≤ succ m`); its binders and its type
+    give the same statement as a type, `∀ {n m : ℕ} (h : n ≤ m), succ n ≤ succ m`: source
+    text, not Lean's elaborated type (auto-bound implicits are not added).
+    """
+    head, type_ = signature_type(header)
+    if not type_:
+        return header
+    start = _BINDERS.search(head)
+    binders = head[start.start(1):].strip() if start else ""
+    return f"∀ {binders}, {type_}" if binders else type_

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.compute as pc
 
-from search.api.graph import DependencyGraph
+from search.engine.graph import DependencyGraph
 from search.engine.engine import Result
 from search.index.store import Index
 from search.record import Statement

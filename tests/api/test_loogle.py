@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from search.api.loogle import split_filters, writes
 from tests.api.lean_client import USER_AGENT, loogle_path, parse_loogle
 
 
@@ -63,11 +62,3 @@ def test_malformed_requests_are_400_with_loogle_fields(client: TestClient) -> No
         assert 400 <= response.status_code < 500
         body = response.json()
         assert body["error"] and body["suggestions"] == []
-
-
-def test_query_parsing_helpers() -> None:
-    assert split_filters('Real.sin, "two", f (a, b), |- _ < _') == ["Real.sin", '"two"', "f (a, b)", "|- _ < _"]
-    assert writes("theorem sin_le_one (x : ℝ) : sin x ≤ 1", "Real.sin")
-    assert not writes("theorem sin_le_one (x : ℝ) : sin x ≤ 1", "Real.sin", full=True)
-    # The declaration's own name is not a mention.
-    assert not writes("noncomputable def sin (x : ℝ) : ℝ", "Real.sin")

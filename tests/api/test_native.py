@@ -9,7 +9,7 @@ import numpy as np
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from search.api.graph import DependencyGraph
+from search.engine.graph import DependencyGraph
 from search.engine.engine import Engine
 from search.index.store import Index
 from search.record import Statement
