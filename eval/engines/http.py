@@ -17,11 +17,13 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 import httpx
 
-from eval.engines.base import EngineFailure
+from search import config
+
+from eval.engines.base import EngineFailure, Hit
 
 #: Seconds to wait for a connection and for each read.
 TIMEOUT = 20.0
@@ -104,3 +106,35 @@ def _body(response: httpx.Response) -> Any:
 def _clip(value: Any, limit: int = 300) -> str:
     shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return shown if len(shown) <= limit else shown[:limit] + "..."
+
+
+class RemoteEngine:
+    """A search service over HTTP: each query is one request, its JSON answer parsed into hits.
+
+    A service is a subclass that names itself (`name`, the engine spec; `service`, in
+    messages), the `search.config` setting of its URL, how a query becomes a request, and how
+    an answer becomes hits (each module's `parse`, which `eval.engines.replay` also reads).
+    """
+
+    name: ClassVar[str]
+    service: ClassVar[str]
+    url_setting: ClassVar[str]
+    remote: ClassVar[bool] = True
+
+    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
+        self.url = url or getattr(config, self.url_setting)
+        self.client = client or JsonClient(self.service, headers=self.headers())
+
+    def headers(self) -> dict[str, str]:
+        """Headers of every request (a key, say)."""
+        return {}
+
+    def request(self, query: str, k: int) -> dict[str, Any]:
+        """`JsonClient.request`'s arguments besides the URL: `method`, `params`, `json_body`."""
+        raise NotImplementedError
+
+    def parse(self, payload: Any) -> list[Hit]:
+        raise NotImplementedError
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        return self.parse(self.client.request(url=self.url, **self.request(query, k)))[:k]

@@ -18,20 +18,23 @@ from typing import Any
 from search import config
 
 from eval.engines.base import EngineFailure, Hit, text
-from eval.engines.http import JsonClient
+from eval.engines.http import RemoteEngine
 
 
-class LeanExplore:
+class LeanExploreClient(RemoteEngine):
     name = "leanexplore"
-    remote = True
+    service = "LeanExplore"
+    url_setting = "LEANEXPLORE_URL"
 
-    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
-        self.url = url or config.LEANEXPLORE_URL
+    def headers(self) -> dict[str, str]:
         key = os.environ.get(config.LEANEXPLORE_KEY_ENV)
-        self.client = client or JsonClient("LeanExplore", headers={"Authorization": f"Bearer {key}"} if key else {})
+        return {"Authorization": f"Bearer {key}"} if key else {}
 
-    def search(self, query: str, k: int) -> list[Hit]:
-        return parse(self.client.request("GET", self.url, params={"q": query, "limit": k}))[:k]
+    def request(self, query: str, k: int) -> dict[str, Any]:
+        return {"method": "GET", "params": {"q": query, "limit": k}}
+
+    def parse(self, payload: Any) -> list[Hit]:
+        return parse(payload)
 
 
 def parse(payload: Any) -> list[Hit]:

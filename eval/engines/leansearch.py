@@ -18,23 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from search import config
-
 from eval.engines.base import EngineFailure, Hit, text
-from eval.engines.http import JsonClient
+from eval.engines.http import RemoteEngine
 
 
-class LeanSearch:
+class LeanSearchClient(RemoteEngine):
     name = "leansearch"
-    remote = True
+    service = "LeanSearch"
+    url_setting = "LEANSEARCH_URL"
 
-    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
-        self.url = url or config.LEANSEARCH_URL
-        self.client = client or JsonClient("LeanSearch")
+    def request(self, query: str, k: int) -> dict[str, Any]:
+        return {"method": "POST", "json_body": {"query": [query], "num_results": k}}
 
-    def search(self, query: str, k: int) -> list[Hit]:
-        payload = self.client.request("POST", self.url, json_body={"query": [query], "num_results": k})
-        return parse(payload)[:k]
+    def parse(self, payload: Any) -> list[Hit]:
+        return parse(payload)
 
 
 def parse(payload: Any) -> list[Hit]:

@@ -17,19 +17,19 @@ from typing import Any
 from search import config
 
 from eval.engines.base import EngineFailure, Hit, QueryRejected, text
-from eval.engines.http import JsonClient
+from eval.engines.http import RemoteEngine
 
 
-class Loogle:
+class LoogleClient(RemoteEngine):
     name = "loogle"
-    remote = True
+    service = "Loogle"
+    url_setting = "LOOGLE_URL"
 
-    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
-        self.url = url or config.LOOGLE_URL
-        self.client = client or JsonClient("Loogle")
+    def request(self, query: str, k: int) -> dict[str, Any]:
+        return {"method": "GET", "params": {"q": query}}
 
-    def search(self, query: str, k: int) -> list[Hit]:
-        return parse(self.client.request("GET", self.url, params={"q": query}))[:k]
+    def parse(self, payload: Any) -> list[Hit]:
+        return parse(payload)
 
 
 def parse(payload: Any) -> list[Hit]:

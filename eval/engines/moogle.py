@@ -16,23 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from search import config
-
 from eval.engines.base import EngineFailure, Hit, text
-from eval.engines.http import JsonClient
+from eval.engines.http import RemoteEngine
 
 
-class Moogle:
+class MoogleClient(RemoteEngine):
     name = "moogle"
-    remote = True
+    service = "Moogle"
+    url_setting = "MOOGLE_URL"
 
-    def __init__(self, url: str | None = None, client: JsonClient | None = None) -> None:
-        self.url = url or config.MOOGLE_URL
-        self.client = client or JsonClient("Moogle")
+    def request(self, query: str, k: int) -> dict[str, Any]:
+        return {"method": "POST", "json_body": [{"isFind": False, "contents": query}]}
 
-    def search(self, query: str, k: int) -> list[Hit]:
-        payload = self.client.request("POST", self.url, json_body=[{"isFind": False, "contents": query}])
-        return parse(payload)[:k]
+    def parse(self, payload: Any) -> list[Hit]:
+        return parse(payload)
 
 
 def parse(payload: Any) -> list[Hit]:

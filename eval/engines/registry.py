@@ -11,17 +11,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from eval.engines.base import SearchEngine
-from eval.engines.leanexplore import LeanExplore
-from eval.engines.leansearch import LeanSearch
-from eval.engines.loogle import Loogle
-from eval.engines.moogle import Moogle
+from eval.engines.leanexplore import LeanExploreClient
+from eval.engines.leansearch import LeanSearchClient
+from eval.engines.loogle import LoogleClient
+from eval.engines.moogle import MoogleClient
 from eval.engines.replay import ReplayEngine
 
 REMOTE: dict[str, Callable[[], SearchEngine]] = {
-    "leansearch": LeanSearch,
-    "loogle": Loogle,
-    "moogle": Moogle,
-    "leanexplore": LeanExplore,
+    client.name: client for client in (LeanSearchClient, LoogleClient, MoogleClient, LeanExploreClient)
 }
 
 

@@ -12,10 +12,10 @@ import pytest
 from eval.engines.base import Answer, EngineFailure, Hit, QueryRejected, ask
 from eval.engines.cache import AnswerCache, fetch
 from eval.engines.http import JsonClient
-from eval.engines.leanexplore import LeanExplore
-from eval.engines.leansearch import LeanSearch
-from eval.engines.loogle import Loogle
-from eval.engines.moogle import Moogle
+from eval.engines.leanexplore import LeanExploreClient
+from eval.engines.leansearch import LeanSearchClient
+from eval.engines.loogle import LoogleClient
+from eval.engines.moogle import MoogleClient
 from eval.engines.registry import EngineSpecError, make_engines
 from eval.engines.replay import ReplayEngine, ReplayError
 from eval.judge.backend import ChatJudge, judge_trials
@@ -53,7 +53,7 @@ def fast(service: str, **kwargs: object) -> JsonClient:
 
 def test_leansearch_posts_the_query_batch_and_reads_hits() -> None:
     with serve(lambda r: (200, LEANSEARCH_ANSWER)) as server:
-        hits = LeanSearch(server.url + "/search", fast("LeanSearch")).search("succ le succ", 5)
+        hits = LeanSearchClient(server.url + "/search", fast("LeanSearch")).search("succ le succ", 5)
     request = server.requests[0]
     assert (request.method, request.path, request.body) == ("POST", "/search", {"query": ["succ le succ"], "num_results": 5})
     assert hits[0] == Hit(name="Nat.succ_le_succ", kind="theorem",
@@ -71,7 +71,7 @@ def test_loogle_hits_and_refusals() -> None:
         return 200, {"error": "unknown identifier 'group'", "suggestions": ["Group"]}
 
     with serve(answer) as server:
-        loogle = Loogle(server.url + "/json", fast("Loogle"))
+        loogle = LoogleClient(server.url + "/json", fast("Loogle"))
         (hit,) = loogle.search("Real.sin", 5)
         with pytest.raises(QueryRejected, match="unknown identifier 'group'.*suggestions: Group"):
             loogle.search("group definition", 5)
@@ -80,7 +80,7 @@ def test_loogle_hits_and_refusals() -> None:
 
 def test_moogle_body_and_docstring_markers() -> None:
     with serve(lambda r: (200, MOOGLE_ANSWER)) as server:
-        hits = Moogle(server.url + "/api/search", fast("Moogle")).search("group", 1)
+        hits = MoogleClient(server.url + "/api/search", fast("Moogle")).search("group", 1)
     assert server.requests[0].body == [{"isFind": False, "contents": "group"}]
     assert hits == [Hit(name="Group", kind="class", code="class Group (G : Type u) extends DivInvMonoid G",
                         docstring="A group is a monoid with inverses.")]
@@ -89,7 +89,7 @@ def test_moogle_body_and_docstring_markers() -> None:
 def test_leanexplore_sends_limit_and_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEANEXPLORE_API_KEY", "secret")
     with serve(lambda r: (200, LEANEXPLORE_ANSWER)) as server:
-        (hit,) = LeanExplore(server.url + "/api/v2/search").search("group", 5)
+        (hit,) = LeanExploreClient(server.url + "/api/v2/search").search("group", 5)
     request = server.requests[0]
     assert request.query == {"q": ["group"], "limit": ["5"]} and request.headers["Authorization"] == "Bearer secret"
     assert hit.informal.startswith("A group is") and hit.code.startswith("class Group") and hit.docstring == ""
@@ -98,25 +98,25 @@ def test_leanexplore_sends_limit_and_key(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_transient_errors_are_retried_a_bounded_number_of_times() -> None:
     statuses = iter([503, 429, 200])
     with serve(lambda r: (next(statuses), LEANEXPLORE_ANSWER)) as server:
-        assert LeanExplore(server.url, fast("LeanExplore", retries=2)).search("group", 5)
+        assert LeanExploreClient(server.url, fast("LeanExplore", retries=2)).search("group", 5)
     assert len(server.requests) == 3
     with serve(lambda r: (503, {"msg": "busy"})) as server:
         with pytest.raises(EngineFailure, match="HTTP 503.*after 3 attempts"):
-            LeanExplore(server.url, fast("LeanExplore", retries=2)).search("group", 5)
+            LeanExploreClient(server.url, fast("LeanExplore", retries=2)).search("group", 5)
     assert len(server.requests) == 3
 
 
 def test_client_errors_bad_bodies_and_timeouts_fail_at_once() -> None:
     with serve(lambda r: (401, {"msg": "invalid key"})) as server:
         with pytest.raises(EngineFailure, match="HTTP 401.*invalid key"):
-            LeanExplore(server.url, fast("LeanExplore")).search("group", 5)
+            LeanExploreClient(server.url, fast("LeanExplore")).search("group", 5)
     assert len(server.requests) == 1
     with serve(lambda r: (200, "<html>maintenance</html>")) as server:
         with pytest.raises(EngineFailure, match="not JSON"):
-            LeanSearch(server.url, fast("LeanSearch")).search("group", 5)
+            LeanSearchClient(server.url, fast("LeanSearch")).search("group", 5)
     with serve(lambda r: (200, {"unexpected": 1})) as server:
         with pytest.raises(EngineFailure, match="expected a list"):
-            LeanSearch(server.url, fast("LeanSearch")).search("group", 5)
+            LeanSearchClient(server.url, fast("LeanSearch")).search("group", 5)
 
     def slow(request: Request) -> tuple[int, object]:
         time.sleep(0.5)
@@ -125,7 +125,7 @@ def test_client_errors_bad_bodies_and_timeouts_fail_at_once() -> None:
     with serve(slow) as server:
         start = time.perf_counter()
         with pytest.raises(EngineFailure, match="no answer within 0.1 s"):
-            LeanSearch(server.url, fast("LeanSearch", timeout=0.1, retries=1)).search("group", 5)
+            LeanSearchClient(server.url, fast("LeanSearch", timeout=0.1, retries=1)).search("group", 5)
         assert time.perf_counter() - start < 1.0
 
 
@@ -207,7 +207,7 @@ def test_a_server_that_hangs_trickles_or_speaks_no_http_is_a_recorded_failure_wi
     byte comes quickly is cut off too."""
     with misbehave(behaviour) as url:
         started = time.perf_counter()
-        answer = ask(LeanSearch(url + "/search", fast("LeanSearch", timeout=0.5, retries=1)), "group", 5)
+        answer = ask(LeanSearchClient(url + "/search", fast("LeanSearch", timeout=0.5, retries=1)), "group", 5)
         elapsed = time.perf_counter() - started
     assert answer.status == "failed" and message in answer.error and "after 2 attempts" in answer.error
     assert elapsed < 2 * 0.5 + 1.0, elapsed  # two attempts, each cut at 0.5 s (slack for a busy machine)
