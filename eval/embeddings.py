@@ -1,10 +1,10 @@
 """PCA and UMAP of the index's statement embeddings, coloured by area (`python -m eval embeddings`).
 
-After the TheoremSearch paper's section 4.5 (Figures 3 and 4): a balanced random sample of
+After the TheoremSearch paper's embedding plots: a balanced random sample of
 statements from the most common areas (up to 10,000: 1,000 from each of 10 areas), projected to
 two dimensions. An area is a Mathlib record's top-level folder (`Statement.package`: Algebra,
 Topology, ...) and, for every other corpus, its source (stacks, batteries, ...). The PCA figure
-also shows, like the paper's Figure 3, a few chosen areas alone: two that are far apart in
+also shows, like the paper's PCA figure, a few chosen areas alone: two that are far apart in
 mathematics (algebraic geometry, probability), two that are close (probability, measure theory),
 and the Stacks Project (algebraic geometry written in LaTeX), to see whether formal and informal
 statements of one subject meet. The vectors are the index's own (its first stored vector per
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 SAMPLE = 10_000
 AREAS = 10
-#: The PCA figure's second panel (paper's Figure 3: far-apart and close subjects).
+#: The PCA figure's second panel: subjects far apart and close together.
 FOCUS = ("AlgebraicGeometry", "stacks", "Probability", "MeasureTheory")
 #: Colours of areas beyond the ten of `tab10` (focus areas outside the main sample).
 EXTRA_COLOURS = ("black", "lime", "navy", "gold", "maroon", "teal")

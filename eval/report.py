@@ -31,7 +31,7 @@ class Published:
     recall10: float
 
 
-#: DESIGN §7; from the LeanSearch v2 paper's Table 1.
+#: As their authors published them (README, "Ranking and its evaluation", says where).
 PUBLISHED = (
     Published("LeanExplore", 0.393, 0.569),
     Published("LeanFinder", 0.533, 0.698),

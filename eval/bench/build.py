@@ -29,7 +29,7 @@ from eval.bench.measure import GB, directory_size, median_of_runs, run_child
 
 log = logging.getLogger(__name__)
 
-#: Issue 6's stages, each from the build's own stage timings (search/index/build.py).
+#: The stages the build benchmark reports, each from the build's own stage timings (search/index/build.py).
 STAGES = {
     "parse": "records",  # read and parse every source, derive records, write records.parquet
     "BM25": "lexical",  # lexical text views, tokenizing and both BM25+ indexes

@@ -1,7 +1,7 @@
 """`python -m eval bench [build|latency|throughput|scale|profile|all] [--quick] [--index DIR] [--out DIR]`.
 
-Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes issue 6
-asks for: builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
+Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes the
+performance targets name (README, "Performance"): builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
 and throughput over `--index`; 1M and 10M synthetic statements; py-spy profiles of the query path,
 the server under 16 clients and a 10k build. That takes hours on 2 cores
 (the full build alone ~17 min a run): run one part at a time, on a quiet machine.

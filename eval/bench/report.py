@@ -1,6 +1,6 @@
 """The benchmark's outputs: `bench.json` (every part's figures, each with the machine, the load
-and the command that measured it), `bench.md` (its tables, and issue 6's targets against the
-figures), and `bench_scale.png` (latency and memory against corpus size).
+and the command that measured it), `bench.md` (its tables, and the performance targets against
+the figures), and `bench_scale.png` (latency and memory against corpus size).
 
 Each part run replaces its own section of `bench.json` and keeps the others, so the parts can be
 measured at different times (and on a quieter machine) and still form one report.
@@ -214,7 +214,7 @@ def _percent(entry: Sequence[Any] | None) -> str:
 
 
 def _targets(parts: Mapping[str, Any]) -> list[str]:
-    """Issue 6's targets against the figures measured (on whatever index each part used)."""
+    """The performance targets against the figures measured (on whatever index each part used)."""
     rows = []
     latency = parts.get("latency")
     if latency:
@@ -245,7 +245,7 @@ def _targets(parts: Mapping[str, Any]) -> list[str]:
                      *_best_design([r for r in largest if r["vectors"] == top])])
     if not rows:
         return []
-    return ["## Targets (issue 6)", "", markdown_table(["target", "measured", "met"], rows), "",
+    return ["## Targets", "", markdown_table(["target", "measured", "met"], rows), "",
             "A verdict holds for the index and machine load its part names below; the targets are for the full "
             "default corpus on 2 idle cores."]
 

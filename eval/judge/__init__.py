@@ -1,4 +1,4 @@
-"""The LLM-judged comparison of search engines, after the LeanExplore paper (section 6, appendix B).
+"""The LLM-judged comparison of search engines, after the LeanExplore paper's protocol (README, "Judged comparison").
 
 Per query, the top results of three engines are shown blind as Engine A, B and C, in an order
 drawn anew for every query and run and recorded; the judge reasons, then ends with one ranking
@@ -10,5 +10,5 @@ line (`Engine B, Engine A = Engine C`). Three runs give a mean and a standard er
   judge sees) and a trial file (the key), and read back;
 - `backend`: an OpenAI-compatible chat endpoint as judge, retrying unparsable verdicts;
 - `tables`: place rates and head-to-head rates, mean +- one standard error over runs
-  (the layout of the paper's Tables 1 and 2), as Markdown and JSON.
+  (the layout of the paper's two judged tables), as Markdown and JSON.
 """

@@ -1,6 +1,6 @@
 """What the judge reads: instructions, then the query and each engine's results under a blind label.
 
-Written in our own words after the LeanExplore paper's appendix B: the judge compares the three
+Written in our own words after the LeanExplore paper's judging prompt: the judge compares the three
 result lists for accuracy with respect to the query, may tie engines, reasons first and ends with
 a single ranking line. Every result shows the same fields whatever the engine (name, code,
 docstring, informal description), `N/A` for a field the engine does not have, so that the

@@ -1,4 +1,4 @@
-"""Judged tables in the layout of the LeanExplore paper's Tables 1 and 2, Markdown and JSON.
+"""Judged tables in the layout of the LeanExplore paper's two judged tables, Markdown and JSON.
 
 Table 1: per engine, the share of judged trials in which it took 1st, 2nd and 3rd place (ties
 share a place, so a column may add up to more than 100%). Table 2: per pair of engines, the

@@ -1,7 +1,7 @@
 """Votes on results, kept in SQLite in WAL mode so that an acknowledged vote is never lost.
 
 One row per (session, query, result): a second click by the same anonymous session on the same
-result for the same query replaces the first (DESIGN §6). `synchronous=FULL` makes each commit
+result for the same query replaces the first. `synchronous=FULL` makes each commit
 reach the disk before `vote` returns, so a vote survives the server being killed right after
 the user saw it acknowledged.
 """

@@ -31,10 +31,9 @@ from search.text.views import DENSE_VIEWS, lexical_text, view_texts
 log = logging.getLogger(__name__)
 
 
-#: Embedding profiles, measured on the full default corpus on 2 cores (README, "Build time"):
-#: `quality` embeds every record's text view at 120 characters / 48 tokens (16 min 55 s,
-#: MathlibQR dev nDCG@10 0.436 with `rrf`); `fast` cuts it to 100 / 40 and embeds group heads
-#: only (14 min 38 s, 0.384).
+#: Embedding profiles: `quality` embeds every record's text view at 120 characters / 48
+#: tokens; `fast` cuts it to 100 / 40 and embeds group heads only, trading retrieval quality
+#: for build time (README, "Build time and memory", gives both with their commands).
 PROFILES = {
     "quality": {"text_chars": 120, "max_length": 48, "heads_only": False},
     "fast": {"text_chars": 100, "max_length": 40, "heads_only": True},

@@ -120,7 +120,7 @@ def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path)
     assert any("build_index (search/index/build.py)" == frame for frame, _ in scopes["build"]["inclusive"])
     markdown = (quick_run / "bench.md").read_text()
     assert "## Profile" in markdown and "**server**: the API alone" in markdown
-    assert "## Targets (issue 6)" in markdown and "Quick mode" in markdown and "| `Flat` |" in markdown
+    assert "## Targets" in markdown and "Quick mode" in markdown and "| `Flat` |" in markdown
     assert (quick_run / "bench_scale.png").read_bytes()[:4] == b"\x89PNG"
 
 
