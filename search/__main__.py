@@ -1,4 +1,5 @@
-"""Command line: `python -m search {build,query,parse-lean,parse-latex,feedback}`."""
+"""Command line: `python -m search {build,query,parse-lean,parse-latex,feedback}`, installed
+as `theorem-search` by `pip install .` (pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -90,8 +91,8 @@ def _feedback_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="python -m search", description=__doc__)
+def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog=prog, description=__doc__)
     commands = root.add_subparsers(dest="command", required=True)
 
     build = commands.add_parser("build", help="build an index directory from corpora")
@@ -157,8 +158,8 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m search") -> int:
+    args = parser(prog).parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     from search.api.validation import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable
@@ -174,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         hint = f" (did you mean: {', '.join(near)}?)" if near else ""
         print(f"error: {error.message}{hint}", file=sys.stderr)
         return 2
+
+
+def installed() -> int:
+    """The `theorem-search` command."""
+    return main(prog="theorem-search")
 
 
 if __name__ == "__main__":

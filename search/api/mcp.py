@@ -110,9 +110,30 @@ def mount(api: FastAPI, server: MCPServer) -> StreamableHTTPSessionManager:
     app = server.streamable_http_app(
         streamable_http_path=PATH, stateless_http=True, json_response=True, transport_security=security
     )
-    api.add_api_route(PATH, _no_event_stream, methods=["GET"], include_in_schema=False)
+    api.add_api_route(PATH, _no_event_stream, methods=["GET"], tags=["MCP"],
+                      summary="No event stream (405): the endpoint is stateless; POST JSON-RPC")
     api.router.routes.extend(app.routes)
+    _describe(api)
     return server.session_manager
+
+
+def _describe(api: FastAPI) -> None:
+    """Put `POST /mcp` in the application's OpenAPI description: its route is the `mcp`
+    package's Starlette route, which FastAPI does not describe itself."""
+    openapi = api.openapi
+
+    def with_mcp() -> dict[str, Any]:
+        schema = openapi()
+        schema["paths"].setdefault(PATH, {})["post"] = {
+            "tags": ["MCP"],
+            "summary": "MCP tools (streamable HTTP, JSON-RPC 2.0): search, get_by_id, get_dependencies",
+            "description": INSTRUCTIONS + " Stateless, JSON replies; `tools/list` describes each tool's arguments.",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+            "responses": {"200": {"description": "A JSON-RPC response."}},
+        }
+        return schema
+
+    api.openapi = with_mcp  # type: ignore[method-assign]
 
 
 def _no_event_stream() -> JSONResponse:
