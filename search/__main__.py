@@ -35,6 +35,31 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _records(args: argparse.Namespace) -> int:
+    """The records an index would hold, without building it: counts, and every record as
+    JSON lines (to read, or to compare two versions of the code record by record)."""
+    from dataclasses import asdict
+
+    from search.corpus.sources import load_records
+
+    corpus = load_records(args.sources or config.DEFAULT_SOURCES)
+    counts = corpus.counts()
+    if args.out:
+        with Path(args.out).open("w", encoding="utf-8") as handle:
+            for statement in corpus.statements:
+                handle.write(json.dumps(asdict(statement), ensure_ascii=False, sort_keys=True) + "\n")
+    if args.counts:
+        summary = {
+            "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
+            "totals": {source: sum(kinds.values()) for source, kinds in counts.items()},
+        }
+        Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(corpus.statements)} records")
+    for source, kinds in counts.items():
+        print(f"  {source}: {sum(kinds.values())} ({', '.join(f'{k} {v}' for k, v in kinds.items())})")
+    return 0
+
+
 def _query(args: argparse.Namespace) -> int:
     """Checked as the APIs check a search (empty or over-long text, control characters, `-k`,
     variant, filter names and values), so that bad input is a message, not a quiet odd answer."""
@@ -114,6 +139,12 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     )
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
+
+    records = commands.add_parser("records", help="the records of some corpora, without building an index")
+    records.add_argument("--sources", nargs="+", metavar="SOURCE", help="as for build (default: every shared corpus)")
+    records.add_argument("--out", help="write every record as JSON lines here")
+    records.add_argument("--counts", help="write the counts per source and kind as JSON here")
+    records.set_defaults(run=_records)
 
     query = commands.add_parser("query", help="search an index")
     query.add_argument("text", help="the query: words, LaTeX, Lean notation or a Lean name")

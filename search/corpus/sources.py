@@ -8,6 +8,7 @@ dataset. `load_records` reads every source and adds the links between them.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -86,6 +87,13 @@ class Corpus:
     statements: list[Statement]
     #: Source name -> {"format", "commit"}, as the index manifest records it.
     sources: dict[str, dict[str, str]]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Records per source and kind (kinds sorted), as the index manifest records them."""
+        counts: dict[str, Counter[str]] = {}
+        for statement in self.statements:
+            counts.setdefault(statement.source, Counter())[statement.kind] += 1
+        return {source: dict(sorted(kinds.items())) for source, kinds in counts.items()}
 
 
 def load_records(specs: Sequence[str]) -> Corpus:

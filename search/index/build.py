@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,14 +110,11 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     with _timed(options.timings, "dense"):
         embed_views(statements, options).save(staging / "dense")
 
-    counts: dict[str, Counter[str]] = {}
-    for s in statements:
-        counts.setdefault(s.source, Counter())[s.kind] += 1
     manifest = write_manifest(
         staging,
         {
             "sources": corpus.sources,
-            "counts": {src: dict(sorted(c.items())) for src, c in counts.items()},
+            "counts": corpus.counts(),
             "total": len(statements),
             "model": options.model,
             "embedding": {

@@ -1,0 +1,346 @@
+"""`python -m eval check`: every figure the README reports, rerun from its command and compared.
+
+`eval/conditions.yaml` lists each reported condition: the command that measures it, the JSON
+file the command writes, where each value sits in that file, the value expected and the
+tolerance. `check` runs the commands (all, or `--only NAME`), reads the values, prints OK
+(equal at the precision shown), `within tolerance` or FAIL for each, and rewrites the README's
+table of each condition between its markers, `<!-- check:NAME -->` and `<!-- /check:NAME -->`,
+with the values measured. `--accept` stores them as the new expected values; `--dry-run` lists
+the conditions and their commands without running anything.
+
+A value's place in a JSON file is a path of dot-separated keys; `key[field=value,...]` picks
+the element of a list whose fields have those values, `key[3]` an element by position:
+`summary[variant=default,key=all,value=all].metrics.nDCG@10`. A value that is an object with a
+`mean` (a metric with its bootstrap interval) is compared by its mean and shown as
+`mean [low, high]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import yaml
+
+from search import config
+
+CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
+README = config.REPO_DIR / "README.md"
+
+
+# --- Reading values out of a command's JSON ------------------------------------------------------
+
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[^\]]*\])*)")
+
+
+def lookup(data: Any, path: str) -> Any:
+    """The value at `path` in decoded JSON (module docstring); KeyError naming the missing step."""
+    for match in _SEGMENT.finditer(path):
+        key, selectors = match.group(1), match.group(2)
+        if not isinstance(data, Mapping) or key not in data:
+            raise KeyError(f"{path}: no {key!r}")
+        data = data[key]
+        for selector in re.findall(r"\[([^\]]*)\]", selectors):
+            data = _select(data, selector, path)
+    return data
+
+
+def _select(items: Any, selector: str, path: str) -> Any:
+    if not isinstance(items, list):
+        raise KeyError(f"{path}: [{selector}] applies to a list")
+    if selector.isdigit():
+        if int(selector) >= len(items):
+            raise KeyError(f"{path}: no element {selector}")
+        return items[int(selector)]
+    wanted = dict(part.split("=", 1) for part in selector.split(","))
+    for item in items:
+        if isinstance(item, Mapping) and all(str(item.get(k)) == v for k, v in wanted.items()):
+            return item
+    raise KeyError(f"{path}: no element with {selector}")
+
+
+def _number(value: Any) -> float:
+    """The number a value is compared by: itself, or the mean of a metric with its interval."""
+    if isinstance(value, Mapping) and "mean" in value:
+        value = value["mean"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"not a number: {value!r}")
+    return float(value)
+
+
+# --- How a value is shown -------------------------------------------------------------------------
+
+
+def _interval(value: Any) -> str:
+    if isinstance(value, Mapping) and "low" in value:
+        return f"{value['mean']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
+    return f"{_number(value):.3f}"
+
+
+#: Format name -> how a value is written in a README table.
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "metric": _interval,
+    "number": lambda v: f"{_number(v):.3f}",
+    "count": lambda v: f"{round(_number(v)):,}",
+    "ms": lambda v: f"{_number(v):.1f}",
+    "seconds": lambda v: f"{_number(v):.1f}",
+    "gb": lambda v: f"{_number(v):.2f}",
+    "per_second": lambda v: f"{_number(v):.1f}",
+    "percent": lambda v: f"{100 * _number(v):.1f}%",
+}
+
+
+# --- Conditions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    path: str
+    format: str = "metric"
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    #: What `{args}` stands for in the command when this row is measured (a `--set`, say).
+    args: str = ""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One reported table: how to measure it and what it should show.
+
+    The command runs once for the whole table, or once per row when it holds `{args}`."""
+
+    name: str
+    reports: str
+    command: str
+    output: str
+    rows: list[Row]
+    columns: list[Column]
+    expected: dict[str, float] = field(default_factory=dict)
+    #: Largest allowed difference: absolute, or relative when `relative`.
+    tolerance: float = 0.0
+    relative: bool = False
+    #: The first column's title (the rows' header).
+    header: str = ""
+
+    def cells(self) -> Iterable[tuple[str, Row, Column, str]]:
+        """(key, row, column, path) of every cell, row by row."""
+        for row in self.rows:
+            for column in self.columns:
+                yield f"{row.key}.{column.title}", row, column, column.path.format(row=row.key)
+
+    def command_line(self, row: Row, out: Path, index: Path) -> list[str]:
+        fields = {"out": str(out), "index": str(index), "shared": str(config.SHARED_DIR)}
+        parts = shlex.split(self.command.replace("{args}", row.args))
+        return [part.format(**fields) for part in parts]
+
+    def shown_command(self) -> str:
+        return self.command.replace(" {args}", " ...") if "{args}" in self.command else self.command
+
+
+def _rows(spec: Any) -> list[Row]:
+    """Rows from a list of keys, or a mapping of key -> label or {label, args}."""
+    if isinstance(spec, list):
+        return [Row(str(key), f"`{key}`") for key in spec]
+    return [Row(str(key), value, "") if isinstance(value, str) else Row(str(key), **value) for key, value in spec.items()]
+
+
+def load_conditions(path: Path = CONDITIONS) -> list[Condition]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    conditions = []
+    for entry in data:
+        columns = [Column(title, **spec) for title, spec in entry.pop("columns").items()]
+        conditions.append(Condition(columns=columns, rows=_rows(entry.pop("rows")), **entry))
+    names = [c.name for c in conditions]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{path}: a condition name is used twice")
+    return conditions
+
+
+@dataclass
+class Outcome:
+    """What a run of one condition measured, cell by cell, and what went wrong."""
+
+    condition: Condition
+    values: dict[str, Any]
+    seconds: float
+    errors: list[str] = field(default_factory=list)
+
+
+def verdict(condition: Condition, key: str, value: Any, column: Column) -> str:
+    """OK (the same at the precision shown), `within tolerance`, FAIL, or NEW (nothing is
+    expected yet) for one measured cell."""
+    if key not in condition.expected:
+        return "NEW"
+    measured, expected = _number(value), condition.expected[key]
+    shown = FORMATS[column.format]
+    if shown(measured) == shown(expected):
+        return "OK"
+    allowed = condition.tolerance * (abs(expected) if condition.relative else 1.0)
+    return "within tolerance" if abs(measured - expected) <= allowed else "FAIL"
+
+
+@dataclass
+class Runner:
+    """Runs commands, each distinct command line once per check (conditions that report two
+    tables of one run share it), into directories under `out`."""
+
+    out: Path
+    index: Path
+    done: dict[tuple[str, ...], tuple[Any, float, str]] = field(default_factory=dict)
+
+    def data(self, condition: Condition, row: Row) -> tuple[Any, float, str]:
+        """(decoded output, seconds, error) of the row's command line."""
+        folder = self.out / condition.name / (row.key if "{args}" in condition.command else "")
+        command = condition.command_line(row, folder, self.index)
+        key = tuple(condition.command_line(row, Path("{out}"), self.index)) + (condition.output,)
+        if key not in self.done:
+            folder.mkdir(parents=True, exist_ok=True)
+            print(f"  $ {shlex.join(command)}", flush=True)
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=config.REPO_DIR, capture_output=True, text=True)
+            seconds = time.perf_counter() - start
+            if done.returncode != 0:
+                self.done[key] = (None, seconds, f"{shlex.join(command)} exited with {done.returncode}: "
+                                                 f"{done.stderr.strip()[-2000:]}")
+            else:
+                self.done[key] = (json.loads((folder / condition.output).read_text(encoding="utf-8")), seconds, "")
+        return self.done[key]
+
+    def run(self, condition: Condition) -> Outcome:
+        outcome = Outcome(condition, {}, 0.0)
+        for key, row, _, path in condition.cells():
+            data, seconds, error = self.data(condition, row)
+            outcome.seconds = max(outcome.seconds, seconds)
+            if error:
+                if error not in outcome.errors:
+                    outcome.errors.append(error)
+                continue
+            try:
+                outcome.values[key] = lookup(data, path)
+            except KeyError as missing:
+                outcome.errors.append(str(missing))
+        return outcome
+
+
+def table(condition: Condition, values: Mapping[str, Any]) -> str:
+    """The condition's Markdown table (values missing are shown as `–`), and its command."""
+    header = [condition.header or "", *(c.title for c in condition.columns)]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    for row in condition.rows:
+        cells = [row.label]
+        for column in condition.columns:
+            key = f"{row.key}.{column.title}"
+            cells.append(FORMATS[column.format](values[key]) if key in values else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    per_row = " (each row with its own arguments, listed by `python -m eval check --dry-run`)" if "{args}" in condition.command else ""
+    return "\n".join(lines) + (f"\n\nMeasured by `{condition.shown_command()}`{per_row}; "
+                               f"rerun and compared by `python -m eval check --only {condition.name}`.")
+
+
+def _marker(name: str) -> tuple[str, str]:
+    return f"<!-- check:{name} -->", f"<!-- /check:{name} -->"
+
+
+def readme_conditions(text: str) -> list[str]:
+    """The condition names the README has markers for, in order."""
+    return re.findall(r"<!-- check:([\w.-]+) -->", text)
+
+
+def rewrite(text: str, condition: Condition, values: Mapping[str, Any]) -> str:
+    """`text` with the table between the condition's markers replaced."""
+    start, end = _marker(condition.name)
+    if start not in text or end not in text:
+        raise ValueError(f"the README has no markers {start} ... {end}")
+    before, rest = text.split(start, 1)
+    _, after = rest.split(end, 1)
+    return f"{before}{start}\n{table(condition, values)}\n{end}{after}"
+
+
+def _accept(path: Path, outcomes: list[Outcome]) -> None:
+    """Store measured values as the expected ones in the conditions file, comments kept: a
+    condition's `expected:` mapping is its last key, so it is replaced up to the next `- name:`."""
+    text = path.read_text(encoding="utf-8")
+    for outcome in outcomes:
+        lines = "".join(f"    {key}: {_number(value):.6g}\n" for key, value in outcome.values.items())
+        block = re.compile(rf"^- name: {re.escape(outcome.condition.name)}\n.*?(?=^- name: |\Z)", re.M | re.S)
+        match = block.search(text)
+        if match is None:
+            raise ValueError(f"{path}: no condition {outcome.condition.name}")
+        head = match.group().split("  expected:\n")[0].rstrip("\n") + "\n"
+        text = text[: match.start()] + head + "  expected:\n" + lines + "\n" + text[match.end():].lstrip("\n")
+    path.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+def _check(args: argparse.Namespace) -> int:
+    conditions = load_conditions(Path(args.conditions))
+    if args.only:
+        unknown = sorted(set(args.only) - {c.name for c in conditions})
+        if unknown:
+            print(f"python -m eval check: no condition {', '.join(unknown)}; "
+                  f"conditions: {', '.join(c.name for c in conditions)}", file=sys.stderr)
+            return 2
+        conditions = [c for c in conditions if c.name in args.only]
+    readme = Path(args.readme)
+    if args.dry_run:
+        for c in conditions:
+            tolerance = f"{c.tolerance:g}{' relative' if c.relative else ''}"
+            print(f"{c.name}: {c.reports} ({len(list(c.cells()))} values, {len(c.expected)} expected, "
+                  f"tolerance {tolerance})")
+            commands = {" ".join(c.command_line(row, Path("{out}"), Path(args.index))) for row in c.rows}
+            for command in sorted(commands):
+                print(f"  {command}")
+        return 0
+    failed = False
+    outcomes = []
+    text = readme.read_text(encoding="utf-8")
+    runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index))
+    for condition in conditions:
+        print(f"{condition.name}: {condition.reports}", flush=True)
+        outcome = runner.run(condition)
+        outcomes.append(outcome)
+        for error in outcome.errors:
+            print(f"  FAIL {error}")
+            failed = True
+        for key, _, column, _ in condition.cells():
+            if key in outcome.values:
+                said = verdict(condition, key, outcome.values[key], column)
+                failed |= said == "FAIL"
+                expected = condition.expected.get(key)
+                shown = FORMATS[column.format](outcome.values[key])
+                print(f"  {said:<16} {key}: {shown}" + (f" (expected {expected:g})" if expected is not None else ""))
+        print(f"  ({outcome.seconds:.1f} s)")
+        if not outcome.errors and condition.name in readme_conditions(text):
+            text = rewrite(text, condition, outcome.values)
+    readme.write_text(text, encoding="utf-8")
+    if args.accept:
+        _accept(Path(args.conditions), [o for o in outcomes if not o.errors])
+    return 1 if failed else 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    check = commands.add_parser(
+        "check", help="rerun every figure the README reports and compare it with what is expected",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("--only", action="append", metavar="NAME", help="this condition only (repeatable)")
+    check.add_argument("--dry-run", action="store_true", help="list the conditions and their commands; run nothing")
+    check.add_argument("--accept", action="store_true", help="store the values measured as the expected ones")
+    check.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="the index {index} stands for")
+    check.add_argument("--out", help="keep each command's output under OUT/NAME (default: a temporary directory)")
+    check.add_argument("--conditions", default=str(CONDITIONS), help="the conditions file")
+    check.add_argument("--readme", default=str(README), help="the file whose marked tables are rewritten")
+    check.set_defaults(run=_check)
