@@ -60,7 +60,7 @@ def _retrieval(args: argparse.Namespace) -> int:
     run = run_retrieval(Engine(index), queries, rankings, k=args.k, exists=_exists(index))
     overridden = "".join(f"_{setting}" for setting in args.set)
     info = RunInfo(
-        name=queries_path.stem + ("_fair" if args.fair_only else "") + overridden,
+        name=args.name or queries_path.stem + ("_fair" if args.fair_only else "") + overridden,
         queryset=str(queries_path),
         command=args.command_line,
         index=index_info(index.manifest),
@@ -110,6 +110,8 @@ def parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--variants", default=",".join(variants.names()),
                            help="comma-separated ranking variants (search/engine/variants.py)")
     retrieval.add_argument("--out", default=str(RESULTS_DIR), help="directory of the .md and .json reports")
+    retrieval.add_argument("--name", help="file stem of the reports (default: the query file's, with "
+                                          "_fair and the --set settings)")
     retrieval.add_argument("--figures", help=f"directory of the chart (default: {FIGURES_DIR} with the "
                                              "default --out, else --out itself)")
     retrieval.add_argument("--k", type=int, default=100,

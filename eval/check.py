@@ -34,6 +34,8 @@ import yaml
 from search import config
 
 CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
+#: A condition's `output` when its command prints its JSON instead of writing a file.
+STDOUT = "stdout"
 README = config.REPO_DIR / "README.md"
 
 
@@ -107,6 +109,9 @@ class Column:
     title: str
     path: str
     format: str = "metric"
+    #: This column's own tolerance, when it differs from the condition's (timings, say).
+    tolerance: float | None = None
+    relative: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +194,9 @@ def verdict(condition: Condition, key: str, value: Any, column: Column) -> str:
     shown = FORMATS[column.format]
     if shown(measured) == shown(expected):
         return "OK"
-    allowed = condition.tolerance * (abs(expected) if condition.relative else 1.0)
+    tolerance = condition.tolerance if column.tolerance is None else column.tolerance
+    relative = condition.relative if column.relative is None else column.relative
+    allowed = tolerance * (abs(expected) if relative else 1.0)
     return "within tolerance" if abs(measured - expected) <= allowed else "FAIL"
 
 
@@ -217,7 +224,8 @@ class Runner:
                 self.done[key] = (None, seconds, f"{shlex.join(command)} exited with {done.returncode}: "
                                                  f"{done.stderr.strip()[-2000:]}")
             else:
-                self.done[key] = (json.loads((folder / condition.output).read_text(encoding="utf-8")), seconds, "")
+                text = done.stdout if condition.output == STDOUT else (folder / condition.output).read_text(encoding="utf-8")
+                self.done[key] = (json.loads(text), seconds, "")
         return self.done[key]
 
     def run(self, condition: Condition) -> Outcome:
