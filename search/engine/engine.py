@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from search.engine import variants
 from search.engine.fusion import fuse
-from search.engine.names import NameTable
+from search.engine.names import NameTable, TitleTable, spelled_names
 from search.engine.query import ParsedQuery, parse_query
 from search.engine.ranking import Ranking
 from search.engine.stages import Signals, StageContext
@@ -25,7 +25,7 @@ from search.record import Statement
 from search.text.tokenize import name_tokens, tokenize
 
 #: Filter keys read from the record's own field; every other key is a `meta` key.
-RECORD_FILTERS = ("source", "kind", "package", "module", "group")
+RECORD_FILTERS = ("source", "kind", "package", "module", "group", "language")
 
 
 @dataclass
@@ -62,6 +62,8 @@ class Engine:
         self.ranking = ranking
         #: The index's distinct lowercased names, for lookups by prefix, substring, spelling.
         self.name_table = NameTable(index.by_name)
+        #: Famous titles (aliases), for queries that name a theorem.
+        self.titles = TitleTable(_aliases(index))
         records = index.records.table
         self._name_lengths = pc.utf8_length(records["name"]).to_numpy()
         self._columns: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -121,6 +123,14 @@ class Engine:
             ]
             if exact:
                 out["exact"] = (np.asarray(exact), np.ones(len(exact), dtype=np.float32))
+            titled = [(p, score) for p, score in self.titles.match(parsed.text, ranking.title_cutoff)
+                      if allowed is None or allowed[p]]
+            if titled:
+                positions, scores = zip(*titled)
+                out["title"] = (np.asarray(positions, dtype=np.int64), np.asarray(scores, dtype=np.float32))
+            spelled = [n for n in spelled_names(parsed.text) if n in index.by_name]
+            if spelled:
+                out["spelled"] = self._ranked_names(spelled, allowed, depth)
             if parsed.kind == "substring":
                 out["substring"] = self._substring(parsed.substrings, allowed, depth)
                 return out, bm25_full
@@ -239,6 +249,13 @@ class Engine:
             names, numbers = np.unique(texts, return_inverse=True)
             self._columns[key] = names, numbers[codes]
         return self._columns[key]
+
+
+def _aliases(index: Index) -> list[tuple[int, list[str]]]:
+    """(position, aliases) of the records that have aliases."""
+    aliases = index.records.table["aliases"]
+    positions = np.flatnonzero(pc.fill_null(pc.list_value_length(aliases), 0).to_numpy())
+    return list(zip(positions.tolist(), index.records.column("aliases", positions)))
 
 
 class _Stopwatch:

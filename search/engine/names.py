@@ -1,4 +1,5 @@
-"""Lookups over every distinct lowercased name: dotted prefixes, substrings, near misses.
+"""Lookups over names: every distinct lowercased name (dotted prefixes, substrings, near
+misses), famous titles, and names a query spells in words.
 
 A Python loop over 300k names costs ~100 ms a query. Here the names are joined into one
 string, so that `str.find` (C speed) finds the occurrences and their offsets give the names;
@@ -8,6 +9,9 @@ near misses are only compared with names of a length that could reach the cutoff
 from __future__ import annotations
 
 from typing import Any, Iterable
+
+import re
+import unicodedata
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -66,6 +70,61 @@ class NameTable:
             offsets.append(at + shift)
             at = self._joined.find(needle, at + 1)
         return (np.searchsorted(self._starts, offsets, side="right") - 1).tolist() if offsets else []
+
+
+_POSSESSIVE = re.compile(r"['’]s\b|['’]")
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def title_key(text: str) -> str:
+    """A title as compared: accents, case, possessives, apostrophes and punctuation dropped
+    (`Hilbert's basis theorem` and `hilbert basis theorem` agree; `Schröder` is `schroder`)."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return " ".join(_NOT_WORD.sub(" ", _POSSESSIVE.sub("", text)).replace("_", " ").split())
+
+
+class TitleTable:
+    """Famous titles of records (Mathlib's lists of named theorems, as aliases), matched whole.
+
+    A query that is a title, or nearly (a similarity ratio of at least `cutoff` between the
+    compared forms), finds the records the title names. There are a few thousand titles, so a
+    query is compared with each.
+    """
+
+    def __init__(self, aliases: Iterable[tuple[int, list[str]]]) -> None:
+        self.positions: dict[str, list[int]] = {}
+        for position, titles in aliases:
+            for title in titles:
+                key = title_key(title)
+                if key and position not in self.positions.setdefault(key, []):
+                    self.positions[key].append(position)
+        self._keys = list(self.positions)
+
+    def match(self, query: str, cutoff: float) -> list[tuple[int, float]]:
+        """(position, similarity 0-100) of the records whose title the query is, best first."""
+        key = title_key(query)
+        if not key or not self._keys:
+            return []
+        close = process.extract(key, self._keys, scorer=fuzz.ratio, score_cutoff=cutoff, limit=20)
+        found: dict[int, float] = {}
+        for title, score, _ in close:
+            for position in self.positions[title]:
+                found[position] = max(found.get(position, 0.0), float(score))
+        return sorted(found.items(), key=lambda item: -item[1])
+
+
+#: Words of a query that may spell a name: letters only, at most this many.
+SPELLED_WORDS = 4
+
+
+def spelled_names(query: str) -> list[str]:
+    """The lowercased names a short query spells: its words run together (`Lie algebra` ->
+    `liealgebra`, which `LieAlgebra` lowercases to) or joined by `_` (`add comm` -> `add_comm`)."""
+    words = query.lower().split()
+    if not 2 <= len(words) <= SPELLED_WORDS or not all(w.isalpha() for w in words):
+        return []
+    return ["".join(words), "_".join(words)]
 
 
 def nearest(

@@ -53,6 +53,8 @@ class Ranking:
     latex_as_text: bool = True
     #: A misspelt name still matches when its similarity ratio (0-100) reaches this.
     fuzzy_cutoff: float = 85
+    #: A query names a famous title when its similarity ratio (0-100) with it reaches this.
+    title_cutoff: float = 90
     #: Applied in order to the fused scores.
     stages: tuple[Stage, ...] = ()
     #: One line for people (the CLI's help, the app, `/api/v1/index`).

@@ -54,15 +54,19 @@ def stage(cls: _S) -> _S:
 @stage
 @dataclass(frozen=True)
 class ExactName:
-    """Records whose name is the query, exactly, go above everything the fusion ranked
-    (`boost` is more than any fused score)."""
+    """Records that the query names exactly (each of `signals`: their name, a famous title)
+    go above everything the fusion ranked (`boost` is more than any fused score)."""
 
     name: ClassVar[str] = "exact_name"
     boost: float = 1.0
+    signals: tuple[str, ...] = ("exact",)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "signals", tuple(self.signals))
 
     def apply(self, scores: dict[int, float], context: StageContext) -> dict[int, float]:
-        exact = context.signals.get("exact")
-        for position in ([] if exact is None else exact[0].tolist()):
+        named = dict.fromkeys(p for s in self.signals if s in context.signals for p in context.signals[s][0].tolist())
+        for position in named:
             scores[position] = scores.get(position, 0.0) + self.boost
         return scores
 
