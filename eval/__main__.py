@@ -13,6 +13,7 @@ takes hours at full size (`--quick` checks it in about a minute).
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import shlex
 import sys
@@ -27,7 +28,8 @@ from eval import check, embeddings, misses
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
-from eval.querysets import QuerySetError, detect_format, load_queries
+from eval.corpus_queries import CORPUS_QUERIES
+from eval.querysets import LabelledQuery, QuerySetError, detect_format, load_queries
 
 if TYPE_CHECKING:
     from search.index.store import Index
@@ -50,21 +52,21 @@ def _retrieval(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 2
-    queries_path = Path(args.queries)
+    load = functools.cache(lambda: Index.load(args.index))
     try:
-        queries = load_queries(queries_path, fair_only=args.fair_only)
-        index = Index.load(args.index)
+        queries, stem, published = _queries(args.queries, load, args.fair_only)
+        index = load()
     except (QuerySetError, IndexLoadError) as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 1
     run = run_retrieval(Engine(index), queries, rankings, k=args.k, exists=_exists(index))
     overridden = "".join(f"_{setting}" for setting in args.set)
     info = RunInfo(
-        name=args.name or queries_path.stem + ("_fair" if args.fair_only else "") + overridden,
-        queryset=str(queries_path),
+        name=args.name or stem + ("_fair" if args.fair_only else "") + overridden,
+        queryset=args.queries,
         command=args.command_line,
         index=index_info(index.manifest),
-        published=detect_format(queries_path.read_text(encoding="utf-8")) == "mathlibqr",
+        published=published,
     )
     paths = write_report(run, info, Path(args.out), figures_dir(args.out, args.figures))
     print(headline_table(run, info))
@@ -90,6 +92,21 @@ def rankings_with_settings(names: Sequence[str], settings: Sequence[str]) -> dic
     return rankings
 
 
+def _queries(spec: str, load_index: Callable[[], Index], fair_only: bool) -> tuple[list[LabelledQuery], str, bool]:
+    """The queries of a query set named in eval/corpus_queries.py (made from the index) or of
+    a file (read before the index is loaded), the stem of the reports' names, and whether
+    MathlibQR's published figures belong beside them."""
+    if spec in CORPUS_QUERIES:
+        index = load_index()
+        queries = CORPUS_QUERIES[spec](index)
+        if not queries:
+            raise QuerySetError(f"the query set {spec} is empty over {index.directory}")
+        return queries, spec.replace("-", "_"), False
+    path = Path(spec)
+    queries = load_queries(path, fair_only=fair_only)
+    return queries, path.stem, detect_format(path.read_text(encoding="utf-8")) == "mathlibqr"
+
+
 def _exists(index: Index) -> Callable[[str], bool]:
     """Whether some record of `index` has this id or this full name."""
     known = {s.id for s in index.records} | {s.name for s in index.records}
@@ -106,7 +123,8 @@ def parser() -> argparse.ArgumentParser:
     )
     retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
     retrieval.add_argument("--queries", default=str(DEFAULT_QUERIES),
-                           help="MathlibQR JSON list or JSON-lines query file")
+                           help="MathlibQR JSON list or JSON-lines query file, or a query set made from the "
+                                f"corpora: {', '.join(CORPUS_QUERIES)} (eval/corpus_queries.py)")
     retrieval.add_argument("--variants", default=",".join(variants.names()),
                            help="comma-separated ranking variants (search/engine/variants.py)")
     retrieval.add_argument("--out", default=str(RESULTS_DIR), help="directory of the .md and .json reports")

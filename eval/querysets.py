@@ -43,6 +43,8 @@ class LabelledQuery:
     query: str
     relevant: frozenset[str]
     group: dict[str, str] = field(default_factory=dict)
+    #: Filters the query is searched with (`{"language": ["lean"]}`: formal statements only).
+    filters: dict[str, list[str]] = field(default_factory=dict)
 
 
 def detect_format(text: str) -> str:

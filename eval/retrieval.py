@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 class Searcher(Protocol):
     """The part of `search.engine.engine.Engine` that the evaluation uses."""
 
-    def search(self, query: str, k: int = ..., *, variant: Ranking | str = ...) -> Sequence[ResultLike]: ...
+    def search(self, query: str, k: int = ..., filters: Mapping[str, Any] | None = ...,
+               variant: Ranking | str = ...) -> Sequence[ResultLike]: ...
 
 
 @dataclass
@@ -114,7 +115,7 @@ def _search_all(
     seconds = np.zeros(len(queries))
     for i, query in enumerate(queries):
         start = time.perf_counter()
-        results = engine.search(query.query, k=k, variant=variant)
+        results = engine.search(query.query, k=k, filters=query.filters or None, variant=variant)
         seconds[i] = time.perf_counter() - start
         rel[i] = relevance(results, query.relevant)
     return rel, seconds

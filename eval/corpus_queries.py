@@ -1,0 +1,102 @@
+"""Query sets made from the corpora themselves, by name: `python -m eval retrieval --queries NAME`.
+
+- `named-theorems`: every title of Mathlib's lists of named theorems (`mathlib_docs/*.yaml`:
+  100 theorems, 1000+ theorems, overview, undergraduate), as written and lower-cased without
+  apostrophes; the gold is the declaration the list names. A query that is a famous title must
+  put that declaration first (Hit@1).
+- `stacks-to-mathlib`, `mathlib-to-stacks`: the formal ↔ informal alignment measured on
+  Mathlib's `@[stacks TAG]` links, each direction searched with the other language as filter
+  (`search.engine.alignment`). The links are split in two halves by a fixed hash of the tag;
+  these sets hold the `test` half, and anything trained on links may use the `train` half only
+  (`alignment_pairs(..., half="train")`).
+
+Each generator reads the index the evaluation runs on (the records it holds) or the corpora
+beside it; nothing is copied into the repository.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from search import config
+from search.engine.alignment import alignment_query
+
+from eval.querysets import LabelledQuery
+
+if TYPE_CHECKING:
+    from search.index.store import Index
+
+#: Name -> generator over an index.
+CORPUS_QUERIES: dict[str, Callable[["Index"], list[LabelledQuery]]] = {}
+
+
+def corpus_queries(name: str) -> Callable[[Callable[["Index"], list[LabelledQuery]]], Callable[["Index"], list[LabelledQuery]]]:
+    def register(generator: Callable[["Index"], list[LabelledQuery]]) -> Callable[["Index"], list[LabelledQuery]]:
+        CORPUS_QUERIES[name] = generator
+        return generator
+
+    return register
+
+
+@corpus_queries("named-theorems")
+def named_theorems(index: "Index", docs: Path | None = None) -> list[LabelledQuery]:
+    """Each title of the lists, twice: as written, and lower-cased without apostrophes."""
+    from search.corpus.lean import load_mathlib_aliases
+
+    docs = docs or config.LEAN_CORPUS_DIR / "mathlib_docs"
+    golds: dict[str, set[str]] = {}
+    for decl, titles in load_mathlib_aliases(docs).items():
+        for title in titles:
+            golds.setdefault(title, set()).add(decl)
+    queries = []
+    for number, (title, decls) in enumerate(sorted(golds.items()), 1):
+        lowered = title.lower().replace("'", "").replace("’", "")
+        for form, text in (("as written", title), ("lower-cased", lowered)):
+            queries.append(LabelledQuery(f"t{number}:{form}", text, frozenset(decls), {"form": form}))
+    return queries
+
+
+def half(tag: str) -> str:
+    """`train` or `test`, fixed by the tag's SHA-1: the alignment pairs' split."""
+    return "test" if hashlib.sha1(tag.encode("utf-8")).digest()[0] % 2 else "train"
+
+
+def alignment_pairs(index: "Index", which: str = "test") -> list[tuple[str, str]]:
+    """(Stacks id, Lean id) of every `@[stacks TAG]` link both of whose records the index
+    holds, in one half of the split."""
+    pairs = []
+    for ids, tags in zip(index.records.column("id"), index.records.column("meta")):
+        for tag in tags.get("stacks_tags", []) if isinstance(tags, dict) else []:
+            stacks = f"stacks:{tag}"
+            if stacks in index.position and half(tag) == which:
+                pairs.append((stacks, ids))
+    return pairs
+
+
+def _alignment(index: "Index", query_side: int) -> list[LabelledQuery]:
+    golds: dict[str, set[str]] = {}
+    for pair in alignment_pairs(index):
+        golds.setdefault(pair[query_side], set()).add(pair[1 - query_side])
+    queries = []
+    for record_id, relevant in sorted(golds.items()):
+        statement = index.get(record_id)
+        assert statement is not None
+        other = "latex" if statement.formal else "lean"
+        queries.append(LabelledQuery(record_id, alignment_query(statement), frozenset(relevant),
+                                     {"direction": "formal to informal" if statement.formal else "informal to formal"},
+                                     {"language": [other]}))
+    return queries
+
+
+@corpus_queries("stacks-to-mathlib")
+def stacks_to_mathlib(index: "Index") -> list[LabelledQuery]:
+    """A Stacks statement's text -> the Mathlib declarations that say they formalise it."""
+    return _alignment(index, 0)
+
+
+@corpus_queries("mathlib-to-stacks")
+def mathlib_to_stacks(index: "Index") -> list[LabelledQuery]:
+    """A Mathlib declaration (name read aloud, docstring, type) -> the Stacks statements it formalises."""
+    return _alignment(index, 1)
