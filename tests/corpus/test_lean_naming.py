@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from search.corpus.lean_naming import (
+from search.corpus.lean.naming import (
     additive_name,
     additive_signature,
     clean_name,

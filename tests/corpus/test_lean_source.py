@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from search.corpus.lean_source import (
+from search.corpus.lean.source import (
     DOC_MARK,
     RECORD_FIELDS,
     command_starts,

@@ -12,11 +12,11 @@ twins and `alias`es).  Parsing is layout based, as Mathlib-style sources allow:
    and `open .. in` / `set_option .. in` prefixes are joined to the command that follows;
 3. commands are read in order with a stack of `namespace` / `section` / `mutual` scopes and
    their `open`s;
-4. over the whole tree: unnamed instances are named (`lean_naming.instance_name`),
+4. over the whole tree: unnamed instances are named (`naming.instance_name`),
    `to_additive` and `alias` records are added, and identifier tokens are resolved to the
    declarations of the tree (`refs`).
 
-Known approximations (beyond those of `lean_naming`):
+Known approximations (beyond those of `naming`):
 
 * refs: locals are recognised by syntax (binders, `fun`/`∀`/`∃`, `intro`/`obtain`/`have`/...,
   pattern variables; flow-insensitive), tactic names by layout; ambiguous names at root level
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from search.corpus.lean_naming import (
+from search.corpus.lean.naming import (
     IDENT_PATTERN,
     additive_name,
     additive_signature,
