@@ -19,13 +19,14 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from search import config
-from search.corpus.lean.naming import (
+from search.corpus.lean.instance_names import instance_name
+from search.corpus.lean.to_additive import (
+    AdditiveSpec,
     additive_name,
     additive_signature,
     explicit_additive_name,
-    instance_name,
+    parse_to_additive,
 )
-from search.corpus.lean.source import AdditiveSpec, parse_to_additive
 from search.record import Statement
 
 #: Kinds whose declaration block also declares members (fields, constructors).
