@@ -13,20 +13,14 @@ Modules, by job:
 * `to_additive`: the twins `@[to_additive]` generates (arguments, names, statements);
 * `decl`, `commands`, `refs`, `tree`: the source parser (declarations, the commands of a file,
   references, the whole tree);
-* `loader`: rows as records (heads, members and twins, unique ids), and famous names from
-  Mathlib's docs lists.
+* `records`, `derived`, `loader`: rows as records (heads, members and twins, unique ids);
+* `aliases`: famous names from Mathlib's docs lists.
 """
 
+from search.corpus.lean.aliases import attach_aliases, load_mathlib_aliases
 from search.corpus.lean.instance_names import instance_name
-from search.corpus.lean.loader import (
-    attach_aliases,
-    docs_url,
-    lean_statements,
-    load_lean_corpus,
-    load_mathlib_aliases,
-    package_of,
-    read_jsonl,
-)
+from search.corpus.lean.loader import lean_statements, load_lean_corpus, read_jsonl
+from search.corpus.lean.records import docs_url, package_of
 from search.corpus.lean.to_additive import additive_name, additive_signature
 from search.corpus.lean.tree import parse_lean_to_jsonl, parse_lean_tree
 

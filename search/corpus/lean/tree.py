@@ -36,6 +36,7 @@ from typing import Iterable, Iterator
 
 from search.corpus.lean.commands import FileParser, attribute_names
 from search.corpus.lean.decl import TYPE_KINDS, Decl, SourceFile, top_level_colon
+from search.corpus.lean.derived import fresh_name
 from search.corpus.lean.instance_names import instance_name
 from search.corpus.lean.refs import Tree
 from search.corpus.lean.syntax import IDENT_PATTERN, clean_name, lex, qualify, split_name, top_level
@@ -78,12 +79,7 @@ def _name_instances(files: list[SourceFile], decls: list[Decl]) -> None:
         names = taken.setdefault(d.file, set())
         if d.name is None and d.kind == "instance":
             project = split_name(files[d.file].module)[0]
-            base = instance_name(d.signature, d.namespace, suffixes, project)
-            name, n = base, 0
-            while name in names:
-                n += 1
-                name = f"{base}_{n}"
-            d.name = name
+            d.name = fresh_name(instance_name(d.signature, d.namespace, suffixes, project), names)
         if d.name:
             names.add(d.name)
 
