@@ -67,21 +67,25 @@ def qualify(namespace: str, written: str) -> str:
 
 @dataclass(frozen=True)
 class Brackets:
-    """Pairs of brackets: `opening` maps an opening bracket to its closing one."""
+    """Pairs of brackets: `opening` maps an opening bracket to its closing one; the
+    one-character brackets also serve character-level scans (`chars_opening`, `chars_closing`)."""
 
     opening: Mapping[str, str]
     closing: frozenset[str] = field(init=False)
+    chars_opening: frozenset[str] = field(init=False)
+    chars_closing: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "closing", frozenset(self.opening.values()))
+        object.__setattr__(self, "chars_opening", frozenset(k for k in self.opening if len(k) == 1))
+        object.__setattr__(self, "chars_closing", frozenset(v for v in self.closing if len(v) == 1))
 
     def without(self, opener: str) -> Brackets:
         """These pairs but the one `opener` opens."""
         return Brackets({k: v for k, v in self.opening.items() if k != opener})
 
 
-#: Lean's brackets, as tokens (`@[` opens an attribute list, `{{` is the ASCII `⦃`); the
-#: one-character ones also serve character-level scans.
+#: Lean's brackets, as tokens (`@[` opens an attribute list, `{{` is the ASCII `⦃`).
 BRACKETS = Brackets({
     "(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⟦": "⟧", "⁅": "⁆", "⟮": "⟯", "{{": "}}", "@[": "]",
 })
@@ -137,19 +141,16 @@ def find_top_level(tokens: Sequence[Token], a: int, b: int, texts: Iterable[str]
     return b
 
 
-_OPENING_CHARS = frozenset(k for k in BRACKETS.opening if len(k) == 1)
-_CLOSING_CHARS = frozenset(v for v in BRACKETS.closing if len(v) == 1)
-
-
 def top_level(text: str, chars: str, start: int = 0) -> Iterator[int]:
     """Offsets of the characters of `chars` that stand outside brackets in `text[start:]`
     (a closing bracket is found when it closes nothing; stray closers are ignored)."""
+    opening, closing = BRACKETS.chars_opening, BRACKETS.chars_closing
     depth = 0
     for k in range(start, len(text)):
         c = text[k]
-        if c in _OPENING_CHARS:
+        if c in opening:
             depth += 1
-        elif c in _CLOSING_CHARS:
+        elif c in closing:
             if depth == 0 and c in chars:
                 yield k
             depth = max(depth - 1, 0)
