@@ -116,7 +116,7 @@ class _Prefix:
 class FileParser:
     """Pass 1 over one file: the scope-tracking command loop."""
 
-    def __init__(self, lexed: Lexed, file_index: int):
+    def __init__(self, lexed: Lexed, file_index: int) -> None:
         self.lexed = lexed
         self.file = file_index
         self.tokens = tokenize(self.lexed)
@@ -129,6 +129,7 @@ class FileParser:
     # scope helpers
     @property
     def namespace(self) -> str:
+        """The current namespace, `""` at the root."""
         return join_name(*(s.name for s in self.scopes if s.kind == "namespace"))
 
     def _next_start(self, i: int) -> int:
@@ -143,6 +144,7 @@ class FileParser:
         return self.lexed.code[self.tokens[a].start:self.tokens[b - 1].end] if b > a else ""
 
     def parse(self) -> list[Decl]:
+        """The declarations of the file, in order."""
         k = 0
         while k < len(self.starts):
             end = self._command(self.starts[k])
@@ -274,6 +276,7 @@ class FileParser:
 
     @property
     def mutual_id(self) -> int:
+        """The number of the innermost `mutual` block, -1 outside one."""
         return next((s.mutual for s in reversed(self.scopes) if s.kind == "mutual"), -1)
 
     def _context_opens(self, prefix: _Prefix) -> tuple[list, list]:

@@ -3,9 +3,9 @@
 A forgiving precedence parser turns the tokens of a term (`syntax.term_tokens`) into a tree of
 hashable tuples, so that equal subterms compare and hash equal:
 
-* `VAR` = `("v",)`: anything that names no constant: a bound or local name, `_`, `sorry`,
-  a numeral's type, unknown notation. All are the same value, as Lean's instance naming
-  maps every free variable to `.bvar 0`;
+* `VAR` = `("v",)`: anything that names no constant: a bound or local name, a hole (`_`,
+  `?_`), `sorry`, unknown notation. All are the same value, as Lean's instance naming maps
+  every free variable to `.bvar 0`;
 * `const(name)` = `("c", name)`: a constant as written (`Nat.succ`) or as notation
   elaborates it (`a + b` is `HAdd.hAdd a b`, `ℝ` is `Real`, a numeral is `OfNat.ofNat _ _`);
 * `app(f, x, y)` = `("a", ("a", f, x), y)`: application, one argument at a time;
@@ -30,20 +30,24 @@ VAR: Expr = ("v",)
 
 
 def const(name: str) -> Expr:
+    """The constant `name`."""
     return ("c", name)
 
 
 def app(f: Expr, *args: Expr) -> Expr:
+    """`f` applied to `args`, one at a time."""
     for a in args:
         f = ("a", f, a)
     return f
 
 
 def pi(domain: Expr, body: Expr) -> Expr:
+    """`domain → body`."""
     return ("f", domain, body)
 
 
 def sort(name: str) -> Expr:
+    """`Prop`, `Type` or `Sort`."""
     return ("s", name)
 
 
@@ -110,7 +114,7 @@ _VAR_RE = re.compile(
 class _Reader:
     """A forgiving precedence parser over term tokens (see the module docstring)."""
 
-    def __init__(self, toks: list[Token], bound: set[str]):
+    def __init__(self, toks: list[Token], bound: set[str]) -> None:
         self.toks = toks
         self.i = 0
         self.bound = bound
@@ -269,7 +273,7 @@ class _Reader:
         t = self.peek()
         if t is not None and t.text not in (")", ":"):
             e = VAR
-        self.i = group_end(self.toks, self.i, depth=1, brackets=TERM_BRACKETS)
+        self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
         return e
 
     def identifier(self, name: str) -> Expr:

@@ -14,6 +14,8 @@ from typing import Iterable
 from search.corpus.lean.decl import Decl, SourceFile
 from search.corpus.lean.syntax import Token, clean_name, glued, group_end, join_name, split_name
 
+# --- Pass 1: candidates -------------------------------------------------------------------------
+
 _KEYWORDS = frozenset({
     "fun", "by", "have", "show", "from", "at", "with", "if", "then", "else", "do", "let", "match",
     "calc", "in", "where", "using", "Type", "Prop", "Sort", "this", "sorry", "deriving", "extends",
@@ -83,6 +85,7 @@ def _binder_names(toks: list[Token], a: int, sig_end: int) -> set[str]:
     return names
 
 
+#: Brackets that open a binder group or a pattern: `(x : T)`, `{x}`, `[inst : C]`, `⦃x⦄`, `⟨x, hx⟩`.
 _BINDER_OPEN = frozenset({"(", "{", "[", "⦃", "⟨"})
 
 
@@ -165,10 +168,13 @@ def _tactic_heads(toks: list[Token], a: int, end: int) -> set[int]:
     return heads
 
 
+# --- Pass 2: resolution -------------------------------------------------------------------------
+
+
 class Tree:
     """All declarations of a source tree, and Lean's rules for which names they can see."""
 
-    def __init__(self, files: list[SourceFile], decls: Iterable[Decl]):
+    def __init__(self, files: list[SourceFile], decls: Iterable[Decl]) -> None:
         self.index: dict[str, list[Decl]] = {}
         self.namespaces: set[str] = set()
         self._groups: dict[tuple, tuple[list[list[Decl]], list[Decl]]] = {}
@@ -180,6 +186,7 @@ class Tree:
                 self.add(d)
 
     def add(self, d: Decl) -> None:
+        """Index a named declaration and the namespaces its name opens."""
         self.index.setdefault(d.name, []).append(d)
         parts = split_name(d.name)
         self.namespaces.update(".".join(parts[:k]) for k in range(1, len(parts)))

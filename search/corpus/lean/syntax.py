@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Collection, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 # --- Names --------------------------------------------------------------------------------------
 
@@ -65,6 +65,7 @@ def qualify(namespace: str, written: str) -> str:
 
 # --- Brackets -----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Brackets:
     """Pairs of brackets: `opening` maps an opening bracket to its closing one; the
@@ -89,23 +90,20 @@ class Brackets:
 BRACKETS = Brackets({
     "(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "⟦": "⟧", "⁅": "⁆", "⟮": "⟯", "{{": "}}", "@[": "]",
 })
+#: Brackets in terms, for the term readers (`expr`, `to_additive` statements). They do not
+#: group Lie brackets `⁅x, y⁆`: to them `⁅` and `⁆` are unknown notation. Grouping them would
+#: change the names and statements they give the Mathlib declarations that write Lie brackets
+#: (`LieSubmodule.instCanLiftSubmodule`, the twin of `commutatorElement_inv`).
+TERM_BRACKETS = BRACKETS.without("⁅")
 
 
-def group_end(tokens: Sequence[Token], i: int, stop: int | None = None, depth: int = 0,
+def group_end(tokens: Sequence[Token], i: int, stop: int | None = None, inside: bool = False,
               brackets: Brackets = BRACKETS) -> int:
-    """Index just past the bracket group opening at token `i` (with `depth=1`: the group
-    that `i` is already inside), or `stop` (default: the end) if it is not closed before."""
-    opening, closing = brackets.opening, brackets.closing
+    """Index just past the bracket group opening at token `i` (`inside`: the group that token
+    `i` is already inside), or `stop` (default: the end) if it is not closed before."""
     stop = len(tokens) if stop is None else stop
-    for j in range(i, stop):
-        text = tokens[j].text
-        if text in opening:
-            depth += 1
-        elif text in closing:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return stop
+    close = find_top_level(tokens, i if inside else i + 1, stop, brackets.closing, brackets)
+    return close + 1 if close < stop else stop
 
 
 def group_start(tokens: Sequence[Token], end: int, brackets: Brackets = BRACKETS) -> int:
@@ -124,10 +122,11 @@ def group_start(tokens: Sequence[Token], end: int, brackets: Brackets = BRACKETS
     return j
 
 
-def find_top_level(tokens: Sequence[Token], a: int, b: int, texts: Iterable[str],
+def find_top_level(tokens: Sequence[Token], a: int, b: int, texts: Collection[str],
                    brackets: Brackets = BRACKETS) -> int:
     """Index of the first token in a..b at bracket depth 0 (counted from `a`) whose text is
-    one of `texts`, else `b`."""
+    one of `texts`, else `b`. A closing bracket is at depth 0 when it closes nothing opened
+    in a..b."""
     opening, closing = brackets.opening, brackets.closing
     depth = 0
     for k in range(a, b):
@@ -135,6 +134,8 @@ def find_top_level(tokens: Sequence[Token], a: int, b: int, texts: Iterable[str]
         if text in opening:
             depth += 1
         elif text in closing:
+            if depth == 0 and text in texts:
+                return k
             depth -= 1
         elif depth == 0 and text in texts:
             return k
@@ -173,9 +174,12 @@ DOC_MARK = "\ue000"
 
 _LEX_START_RE = re.compile(r"--|/-|\"|'|\br#*\"")
 _BLOCK_RE = re.compile(r"/-|-/")
-_STRING = r'"(?:[^"\\]|\\.)*"'
-_STRING_RE = re.compile(_STRING, re.DOTALL)
+#: A string literal.
+STRING_PATTERN = r'"(?:[^"\\]|\\.)*"'
+_STRING_RE = re.compile(STRING_PATTERN, re.DOTALL)
 _CHAR_RE = re.compile(r"'(?:\\(?:u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^'\\\n])'")
+#: A character after which `'` is a prime (`f'`), not a char literal: any word character, a
+#: wider set than Lean's identifier characters.
 _IDENT_CHAR_RE = re.compile(r"[\w'!?\u2080-\u209c\u1d62-\u1d6a\u2c7c\u2100-\u214f\U0001d49c-\U0001d59f]")
 _NOT_NEWLINE_RE = re.compile(r"[^\n]")
 
@@ -299,7 +303,7 @@ def _vocabulary(symbols: Iterable[str], literals: bool) -> Vocabulary:
     alternation = "|".join(re.escape(s) for s in sorted(symbols, key=len, reverse=True))
     return Vocabulary(literals, re.compile(
         r"[^\S\n]*(?:"
-        rf"(?P<nl>\n)|(?P<doc>{DOC_MARK})|(?P<string>{_STRING})|(?P<sym>{alternation})"
+        rf"(?P<nl>\n)|(?P<doc>{DOC_MARK})|(?P<string>{STRING_PATTERN})|(?P<sym>{alternation})"
         rf"|(?P<ident>{IDENT_PATTERN})|(?P<num>\d+(?:\.\d+)?)|(?P<other>\S))",
         re.DOTALL,
     ))
@@ -338,11 +342,6 @@ def tokenize(lexed: Lexed, vocabulary: Vocabulary = LAYOUT) -> list[Token]:
             line += token.count("\n")
             line_start = start + token.rindex("\n") + 1
     return tokens
-
-
-#: Brackets in terms, for the term readers: Lie brackets `⁅x, y⁆` are not read as a group
-#: (`⁅` and `⁆` are unknown notation to them).
-TERM_BRACKETS = BRACKETS.without("⁅")
 
 
 def term_tokens(text: str) -> list[Token]:

@@ -25,6 +25,7 @@ from typing import Iterable, Mapping
 
 from search.corpus.lean.syntax import (
     IDENT_PATTERN,
+    STRING_PATTERN,
     TERM_BRACKETS,
     Token,
     clean_name,
@@ -39,6 +40,7 @@ from search.corpus.lean.syntax import (
 
 # --- The attribute ------------------------------------------------------------------------------
 
+
 @dataclass
 class AdditiveSpec:
     """What one `@[to_additive ...]` item asks for."""
@@ -51,8 +53,7 @@ class AdditiveSpec:
 
 _ADDITIVE_RE = re.compile(r"to_additive\??(?:\s|$)")
 _ADDITIVE_ARG_RE = re.compile(
-    r'\s*(?:(?P<paren>\()|(?P<flag>existing|self)\b|(?P<string>"(?:[^"\\]|\\.)*")'
-    rf"|(?P<ident>{IDENT_PATTERN}))"
+    rf"\s*(?:(?P<paren>\()|(?P<flag>existing|self)\b|(?P<string>{STRING_PATTERN})|(?P<ident>{IDENT_PATTERN}))"
 )
 
 
@@ -111,6 +112,7 @@ def additive_spec(items: Iterable[str], docs: Iterable[str | None] | None = None
 
 
 # --- Names (Mathlib.Tactic.ToAdditive.GuessName) ----------------------------------------------
+
 
 def _is_upper(c: str) -> bool:
     return "A" <= c <= "Z"
