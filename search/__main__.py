@@ -83,7 +83,7 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _parse_lean(args: argparse.Namespace) -> int:
-    from search.corpus.lean_source import parse_lean_to_jsonl
+    from search.corpus.lean import parse_lean_to_jsonl
 
     count = parse_lean_to_jsonl(Path(args.dir), Path(args.out), source=args.source)
     print(f"{count} declarations written to {args.out}")

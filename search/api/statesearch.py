@@ -41,6 +41,8 @@ QUERY_DESCRIPTION = (
 )
 #: Extra JSON fields of every error of this endpoint, as LeanStateSearch answers them.
 ERROR_FIELDS = {"schema": {"description": QUERY_DESCRIPTION}}
+#: Words of a printed goal that can name a variable. Not Lean identifiers: a projection
+#: such as `p.1` stays one word, so that `p.1` and `p.2` are different words.
 _IDENT = re.compile(r"[^\W\d][\w.'!?₀-₉]*")
 
 

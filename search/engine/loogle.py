@@ -27,16 +27,22 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from rapidfuzz import fuzz
 
+from search.corpus.lean.syntax import top_level
 from search.engine.engine import Engine
 from search.engine.graph import DependencyGraph
 from search.engine.names import SUGGESTIONS, nearest
 from search.record import Statement
 from search.text.lean_text import declaration_type
 
-#: A Lean name: a letter or `_` first, then letters, digits, `_ ' ! ?`, subscripts, dots, «».
+#: A name-shaped filter: a letter or `_` first, then letters, digits, `_ ' ! ?`, subscripts,
+#: dots, «». Looser than a Lean identifier (`syntax.IDENT_PATTERN`) on purpose: a name being
+#: typed (`Real.`) is looked up and answered with suggestions, not rejected as a pattern.
 _NAME = re.compile(r"^(?:[^\W\d]|«)[\w.'!?«»]*$")
-#: Identifier tokens of a declaration header.
+#: Words of a declaration header. Not Lean identifiers: a projection such as `h.1.le` stays
+#: one word, so that the header is not taken to write the constant `le`.
 _TOKEN = re.compile(r"[\w.'!?«»]+")
+#: A quoted part of a query, to its closing quote or the end.
+_QUOTED = re.compile(r'"[^"]*"?')
 
 
 @dataclass(frozen=True)
@@ -163,21 +169,9 @@ def writes(header: str, name: str, full: bool = False) -> bool:
 
 def split_filters(query: str) -> list[str]:
     """Split at commas outside quotes and brackets: `Real.sin, "two"` -> two filters."""
-    parts, current, depth, quoted = [], [], 0, False
-    for char in query:
-        if char == '"':
-            quoted = not quoted
-        elif not quoted and char in "([{⟨":
-            depth += 1
-        elif not quoted and char in ")]}⟩":
-            depth = max(depth - 1, 0)
-        elif char == "," and not quoted and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-            continue
-        current.append(char)
-    parts.append("".join(current).strip())
-    return parts
+    unquoted = _QUOTED.sub(lambda m: " " * len(m.group()), query)
+    cuts = [-1, *top_level(unquoted, ","), len(query)]
+    return [query[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
 
 
 def parse_filters(query: str, names: dict[str, list[int]]) -> list[Filter]:

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from search.text.latex_text import latex_to_text
 
+#: A query that may be a name: no spaces, quotes (`"`, `'`), parentheses, commas or colons.
+#: Not a Lean identifier (`syntax.IDENT_PATTERN`): it only routes, and a name with a prime
+#: (`foo'`) is routed as text.
 _IDENT = re.compile(r"^[^\s\"'(),:]+$")
 #: A query holds LaTeX when it has math delimiters or a control word (`\mathbb`, `\le`).
 _LATEX = re.compile(r"\$|\\[A-Za-z]")

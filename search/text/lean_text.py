@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from search.corpus.lean.syntax import top_level
+
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
 
 #: Mathlib naming-convention words and common abbreviations, decoded.
@@ -147,6 +149,7 @@ def verbalise_lean(text: str) -> str:
     """Lean notation spelled out in words, identifiers split; punctuation dropped."""
     text = spell_notation(text)
     words = []
+    # Words to split, not Lean identifiers: a dotted run such as `h.1.le` stays one word.
     for token in re.findall(r"[^\W_][\w.'!?₀-₉]*", text):
         words.extend(split_identifier(token))
     return " ".join(words)
@@ -158,16 +161,7 @@ def signature_type(signature: str) -> tuple[str, str]:
     Brackets are matched so that `(h : a ≤ b)` stays in the binders; the header keyword and
     name are dropped from the binders.
     """
-    depth = 0
-    split_at = -1
-    for index, char in enumerate(signature):
-        if char in "([{⦃⟨":
-            depth += 1
-        elif char in ")]}⦄⟩":
-            depth = max(depth - 1, 0)
-        elif char == ":" and depth == 0 and signature[index + 1 : index + 2] not in ("=", ":"):
-            split_at = index
-            break
+    split_at = next((k for k in top_level(signature, ":") if signature[k + 1 : k + 2] not in ("=", ":")), -1)
     if split_at < 0:
         return signature, ""
     head = signature[:split_at]

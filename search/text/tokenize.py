@@ -15,6 +15,8 @@ import Stemmer
 from search.text.lean_text import spell_notation, split_identifier
 
 _STEMMER = Stemmer.Stemmer("english")
+#: A word for BM25, not a Lean identifier: dots split (`Nat.succ` gives `Nat`, `succ`) and a
+#: word never starts with `_`, so names and prose are cut into the same words.
 _TOKEN_RE = re.compile(r"[^\W_][\w'!?₀-₉]*")
 
 STOPWORDS = frozenset(

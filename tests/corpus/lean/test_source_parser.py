@@ -7,16 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from search.corpus.lean_source import (
-    DOC_MARK,
-    RECORD_FIELDS,
-    command_starts,
-    lean_files,
-    lex,
-    parse_lean_to_jsonl,
-    parse_lean_tree,
-    tokenize,
-)
+from search.corpus.lean.commands import command_starts
+from search.corpus.lean.syntax import DOC_MARK, lex, tokenize
+from search.corpus.lean.tree import RECORD_FIELDS, lean_files, parse_lean_to_jsonl, parse_lean_tree
 
 URL = "https://example.org/fake/blob/abc123/"
 

@@ -7,15 +7,14 @@ import json
 
 import pytest
 
-from search.corpus.lean_naming import (
+from search.corpus.lean.instance_names import instance_name
+from search.corpus.lean.syntax import clean_name, split_name
+from search.corpus.lean.to_additive import (
     additive_name,
     additive_signature,
-    clean_name,
     explicit_additive_name,
     guess_additive_component,
-    instance_name,
     split_case,
-    split_name,
 )
 
 

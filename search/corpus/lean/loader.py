@@ -1,0 +1,74 @@
+"""Lean declarations (the shared JSON lines or `parse-lean` output) as Statement records.
+
+The shared files hold one record per declaration *as written*. Lean makes more names than
+that, and users search for them: unnamed instances get Lean's synthesised names
+(`instance_names`), structure fields and constructors become members of their structure's
+StatementGroup, and `@[to_additive]` declarations get their additive twin (`derived`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from search.corpus.lean.derived import additive_twin, claim_ids, members
+from search.corpus.lean.instance_names import instance_name
+from search.corpus.lean.records import head_statement
+from search.record import Statement
+
+
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield the JSON objects of a `.jsonl` or `.jsonl.gz` file, one per line."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{path}:{number}: not a JSON object ({error.msg})") from error
+
+
+def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -> list[Statement]:
+    """Turn declaration rows into records: heads, derived members, unique ids.
+
+    Rows from `parse-lean` carry a `derived_from` field and already include the additive
+    twins; the shared JSON lines do not, so twins are made here for those only.
+    Names as written win: a derived record (field, constructor, additive twin) whose name is
+    already taken is dropped, since the written declaration is the real one; a repeated
+    written or synthesised instance name gets Lean's `_1`, `_2` suffix.
+    """
+    written: list[Statement] = []
+    derived: list[Statement] = []
+    for row in rows:
+        name = row.get("name") or instance_name(row["signature"], row.get("namespace") or "")
+        head = head_statement(row, source or row.get("source") or "local", name)
+        head.group = head.id
+        written.append(head)
+        derived.extend(members(row, head))
+        twin = additive_twin(row, head)
+        if twin is not None:
+            derived.append(twin)
+    taken: set[str] = set()
+    statements = claim_ids(written, taken, rename=True) + claim_ids(derived, taken, rename=False)
+    _resolve_deps(statements)
+    return statements
+
+
+def load_lean_corpus(path: Path, source: str | None = None) -> list[Statement]:
+    """Records of one Lean JSON-lines file (gzip or plain)."""
+    return lean_statements(read_jsonl(path), source)
+
+
+def _resolve_deps(statements: list[Statement]) -> None:
+    """Map referenced names to ids of records that exist; drop the rest."""
+    ids = {s.id for s in statements}
+    for statement in statements:
+        resolved = []
+        for name in statement.deps:
+            candidate = f"{statement.source}:{name}"
+            if candidate in ids and candidate != statement.id:
+                resolved.append(candidate)
+        statement.deps = sorted(set(resolved))
