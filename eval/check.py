@@ -112,6 +112,9 @@ class Column:
     #: This column's own tolerance, when it differs from the condition's (timings, say).
     tolerance: float | None = None
     relative: bool | None = None
+    #: The value of a cell whose path the output lacks (a count of no records is 0); without
+    #: one, a missing value is an error.
+    missing: float | None = None
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,7 @@ def verdict(condition: Condition, key: str, value: Any, column: Column) -> str:
     tolerance = condition.tolerance if column.tolerance is None else column.tolerance
     relative = condition.relative if column.relative is None else column.relative
     allowed = tolerance * (abs(expected) if relative else 1.0)
-    return "within tolerance" if abs(measured - expected) <= allowed else "FAIL"
+    return "within tolerance" if abs(measured - expected) <= allowed * (1 + 1e-9) else "FAIL"
 
 
 @dataclass
@@ -230,7 +233,7 @@ class Runner:
 
     def run(self, condition: Condition) -> Outcome:
         outcome = Outcome(condition, {}, 0.0)
-        for key, row, _, path in condition.cells():
+        for key, row, column, path in condition.cells():
             data, seconds, error = self.data(condition, row)
             outcome.seconds = max(outcome.seconds, seconds)
             if error:
@@ -240,14 +243,17 @@ class Runner:
             try:
                 outcome.values[key] = lookup(data, path)
             except KeyError as missing:
-                outcome.errors.append(str(missing))
+                if column.missing is None:
+                    outcome.errors.append(str(missing))
+                else:
+                    outcome.values[key] = column.missing
         return outcome
 
 
 def table(condition: Condition, values: Mapping[str, Any]) -> str:
     """The condition's Markdown table (values missing are shown as `–`), and its command."""
     header = [condition.header or "", *(c.title for c in condition.columns)]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * len(condition.columns)]
     for row in condition.rows:
         cells = [row.label]
         for column in condition.columns:
@@ -265,7 +271,7 @@ def _marker(name: str) -> tuple[str, str]:
 
 def readme_conditions(text: str) -> list[str]:
     """The condition names the README has markers for, in order."""
-    return re.findall(r"<!-- check:([\w.-]+) -->", text)
+    return re.findall(r"<!-- check:([a-z0-9][a-z0-9.-]*) -->", text)
 
 
 def rewrite(text: str, condition: Condition, values: Mapping[str, Any]) -> str:

@@ -51,7 +51,8 @@ def _records(args: argparse.Namespace) -> int:
     if args.counts:
         summary = {
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
-            "totals": {source: sum(kinds.values()) for source, kinds in counts.items()},
+            "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
+                       "all": len(corpus.statements)},
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")

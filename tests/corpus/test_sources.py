@@ -6,7 +6,7 @@ import pytest
 from search import config
 from search.corpus.formats import FORMATS
 from search.corpus.latex import parse_latex_to_jsonl
-from search.corpus.lean_source import parse_lean_to_jsonl
+from search.corpus.lean import parse_lean_to_jsonl
 from search.corpus.sources import load_records, resolve_source
 from search.index.build import BuildOptions, build_index
 from search.index.store import Index

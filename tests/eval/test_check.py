@@ -1,0 +1,94 @@
+"""`python -m eval check`: paths into JSON, verdicts, README tables between markers, accepted
+values written back, and one real condition rerun (the records of every shared corpus)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from eval.__main__ import main
+from eval.check import CONDITIONS, README, Column, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
+
+REPORT = {
+    "summary": [
+        {"variant": "bm25", "key": "all", "metrics": {"nDCG@10": {"mean": 0.4, "low": 0.3, "high": 0.5}}},
+        {"variant": "default", "key": "all", "metrics": {"nDCG@10": {"mean": 0.6, "low": 0.5, "high": 0.7}}},
+    ],
+    "latency": [10.0, 20.0],
+}
+
+
+def test_paths_select_list_elements_by_fields_or_position() -> None:
+    assert lookup(REPORT, "summary[variant=default,key=all].metrics.nDCG@10")["mean"] == 0.6
+    assert lookup(REPORT, "latency[1]") == 20.0
+    for bad in ("summary[variant=rrf].metrics", "nope", "latency[5]", "summary.metrics"):
+        with pytest.raises(KeyError):
+            lookup(REPORT, bad)
+
+
+def _condition(expected: dict[str, float], tolerance: float = 0.01) -> Condition:
+    return Condition(
+        name="demo", reports="a demo", command="python -m eval retrieval --out {out}", output="x.json",
+        rows=[Row("bm25", "`bm25`"), Row("default", "**default**")],
+        columns=[Column("nDCG@10", "summary[variant={row},key=all].metrics.nDCG@10")],
+        expected=expected, tolerance=tolerance,
+    )
+
+
+def test_verdicts_compare_at_the_precision_shown_then_within_tolerance() -> None:
+    column = _condition({}).columns[0]
+    condition = _condition({"default.nDCG@10": 0.6004, "bm25.nDCG@10": 0.39})
+    assert verdict(condition, "default.nDCG@10", {"mean": 0.6}, column) == "OK"
+    assert verdict(condition, "bm25.nDCG@10", {"mean": 0.4}, column) == "within tolerance"
+    assert verdict(_condition({"bm25.nDCG@10": 0.3}), "bm25.nDCG@10", {"mean": 0.4}, column) == "FAIL"
+    assert verdict(condition, "rrf.nDCG@10", {"mean": 0.4}, column) == "NEW"
+
+
+def test_the_readme_table_between_markers_is_rewritten_and_nothing_else() -> None:
+    condition = _condition({})
+    text = "intro\n<!-- check:demo -->\nold table\n<!-- /check:demo -->\noutro\n"
+    values = {"bm25.nDCG@10": REPORT["summary"][0]["metrics"]["nDCG@10"], "default.nDCG@10": 0.6}
+    out = rewrite(text, condition, values)
+    assert out.startswith("intro\n<!-- check:demo -->\n|  | nDCG@10 |") and out.endswith("<!-- /check:demo -->\noutro\n")
+    assert "| `bm25` | 0.400 [0.300, 0.500] |" in out and "| **default** | 0.600 |" in out and "old table" not in out
+    with pytest.raises(ValueError, match="no markers"):
+        rewrite("no markers here", condition, values)
+
+
+def test_accepted_values_are_written_back_and_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "conditions.yaml"
+    path.write_text(
+        "# comment kept\n- name: demo\n  reports: a demo\n  command: x\n  output: x.json\n  rows: [bm25]\n"
+        "  columns:\n    n: {path: a}\n  expected:\n    bm25.n: 1\n\n"
+        "- name: other\n  reports: b\n  command: y\n  output: y.json\n  rows: [a]\n  columns:\n    n: {path: b}\n"
+    )
+    demo = load_conditions(path)[0]
+    _accept(path, [Outcome(demo, {"bm25.n": 2.5}, 1.0)])
+    first, second = load_conditions(path)
+    assert first.expected == {"bm25.n": 2.5} and second.name == "other" and second.expected == {}
+    assert path.read_text().startswith("# comment kept\n")
+
+
+def test_every_condition_has_readme_markers_and_every_marker_a_condition() -> None:
+    names = [c.name for c in load_conditions(CONDITIONS)]
+    assert sorted(readme_conditions(README.read_text(encoding="utf-8"))) == sorted(names)
+
+
+def test_dry_run_lists_every_condition(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--dry-run"]) == 0
+    listed = capsys.readouterr().out
+    assert all(f"{c.name}: " in listed and "python -m" in listed for c in load_conditions(CONDITIONS))
+
+
+@pytest.mark.integration
+def test_the_record_counts_check_passes(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = tmp_path / "README.md"
+    shutil.copy(README, readme)
+    code = main(["check", "--only", "records-default", "--only", "records-lean-kinds", "--readme", str(readme),
+                 "--out", str(tmp_path / "out")])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "FAIL" not in printed and "NEW" not in printed and printed.count("  OK ") >= 9 + 30
+    assert readme.read_text(encoding="utf-8") == README.read_text(encoding="utf-8")
