@@ -62,7 +62,8 @@ class LeanSearchDeclaration(BaseModel):
 class LeanSearchHit(BaseModel):
     result: LeanSearchDeclaration
     distance: float = Field(
-        description="1 / (1 + score): smaller is closer; it orders the hits but is not a cosine distance."
+        description="1 - score / (the best hit's score), from 0 (the best hit) to 1: how far behind the "
+        "best hit a hit scores under the ranking. Not a cosine distance; it compares hits of one query."
     )
 
 
@@ -79,15 +80,17 @@ def router(service: SearchService) -> APIRouter:
         ),
     )
     def leansearch(request: LeanSearchRequest) -> list[list[LeanSearchHit]]:
-        return [
-            [_hit(result) for result in service.formal_search(query, request.num_results)]
-            for query in request.query
-        ]
+        answers = []
+        for query in request.query:
+            results = service.formal_search(query, request.num_results)
+            best = max((r.score for r in results), default=0.0)
+            answers.append([_hit(result, best) for result in results])
+        return answers
 
     return api
 
 
-def _hit(result: Result) -> LeanSearchHit:
+def _hit(result: Result, best: float) -> LeanSearchHit:
     s = result.statement
     return LeanSearchHit(
         result=LeanSearchDeclaration(
@@ -102,5 +105,5 @@ def _hit(result: Result) -> LeanSearchHit:
             id=s.id,
             url=s.url,
         ),
-        distance=round(1.0 / (1.0 + max(result.score, 0.0)), 6),
+        distance=round(1.0 - result.score / best, 6) if best > 0 else 1.0,
     )

@@ -34,6 +34,14 @@ def test_names_types_and_doc_urls_of_mathlib_hits(client: TestClient) -> None:
     assert results[0].doc is None  # no docstring: null, as LeanSearch sends it
 
 
+def test_distances_spread_with_the_scores(client: TestClient, engine) -> None:  # type: ignore[no-untyped-def]
+    hits = client.post("/search", json={"query": ["multiplication is commutative"], "num_results": 5}).json()[0]
+    scores = [r.score for r in engine.search("multiplication is commutative", k=5,
+                                              filters={"source": ["extra", "mathlib"]})]
+    assert [h["distance"] for h in hits] == [round(1 - s / scores[0], 6) for s in scores]
+    assert hits[-1]["distance"] - hits[0]["distance"] > 0.1
+
+
 def test_one_inner_list_per_query_with_leansearch_fields(client: TestClient) -> None:
     body = {"query": ["Nat.succ_le_succ", "multiplication is commutative", "sine of pi"], "num_results": 2}
     answer = client.post("/search", json=body).json()
@@ -42,7 +50,8 @@ def test_one_inner_list_per_query_with_leansearch_fields(client: TestClient) -> 
     for hits in answer:
         assert 1 <= len(hits) <= 2
         distances = [hit["distance"] for hit in hits]
-        assert distances == sorted(distances) and all(0 < d <= 1 for d in distances)
+        # The best hit is at 0, the others as far behind it as their scores say.
+        assert distances == sorted(distances) and distances[0] == 0 and all(0 <= d <= 1 for d in distances)
         for hit in hits:
             assert set(hit["result"]) >= {
                 "name", "module_name", "kind", "signature", "type", "value", "docstring", "doc_url",

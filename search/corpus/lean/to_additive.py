@@ -53,13 +53,17 @@ class AdditiveSpec:
 
 _ADDITIVE_RE = re.compile(r"to_additive\??(?:\s|$)")
 _ADDITIVE_ARG_RE = re.compile(
-    rf"\s*(?:(?P<paren>\()|(?P<flag>existing|self)\b|(?P<string>{STRING_PATTERN})|(?P<ident>{IDENT_PATTERN}))"
+    rf"\s*(?:(?P<paren>\()|(?P<flag>existing|self)\b|(?P<string>{STRING_PATTERN})|(?P<comment>/--.*?-/)"
+    rf"|(?P<ident>{IDENT_PATTERN}))",
+    re.S,
 )
 
 
 def parse_to_additive(item: str, doc: str | None = None) -> AdditiveSpec | None:
-    """Read `to_additive (attr := simp) (reorder := 1 2) existing add_foo "doc"`;
-    None when the item is another attribute.  `doc` is a `/-- -/` doc comment argument."""
+    """Read `to_additive (attr := simp) (reorder := 1 2) existing add_foo "doc"` (the twin's
+    doc as a string, or in Lean's current form as a doc comment, `to_additive /-- doc -/`);
+    None when the item is another attribute. `doc` is a doc comment argument the caller has
+    already taken out of the item."""
     m = _ADDITIVE_RE.match(item)
     if m is None:
         return None
@@ -77,6 +81,8 @@ def parse_to_additive(item: str, doc: str | None = None) -> AdditiveSpec | None:
             spec.existing |= a.group("flag") == "existing"
         elif a.group("string"):
             spec.doc = _string_value(a.group("string"))
+        elif a.group("comment"):
+            spec.doc = a.group("comment")[3:-2].strip()
         else:
             spec.target = a.group("ident")
         pos = a.end()
