@@ -2,7 +2,8 @@
 
 `/api/v1/search` (GET for links, POST for programs) returns `Result.to_dict()` for each hit;
 `/api/v1/statement/{id}` a whole record; `/api/v1/dependencies/{id}` and
-`/api/v1/dependents/{id}` the two directions of the dependency graph; `/api/v1/filters` the
+`/api/v1/dependents/{id}` the two directions of the dependency graph; `/api/v1/aligned/{id}`
+the statements of the other language that say the same (formal ↔ informal); `/api/v1/filters` the
 filter keys and values this index has; `/api/v1/index` what the index was built from.
 Ids contain `:` and may contain `/`, `?` or spaces: percent-encode them in a path.
 """
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from search.api.service import SearchService, compact
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant
 from search.engine import variants
+from search.engine.alignment import aligned
 
 FilterValue = str | list[str]
 #: Default length of a dependency list (the cap is MAX_RESULTS).
@@ -68,6 +70,24 @@ class SearchResponse(BaseModel):
     index_version: str
     count: int
     results: list[ResultModel]
+
+
+class AlignedModel(BaseModel):
+    id: str
+    name: str
+    kind: str
+    source: str
+    statement: str
+    doc: str
+    url: str
+    linked: bool = Field(description="A link the corpus states (Mathlib's `@[stacks TAG]`), shown first.")
+    score: float | None = Field(description="The search's fused score; null for a link the search did not rank.")
+
+
+class Alignment(BaseModel):
+    id: str
+    language: str = Field(description="The other language, whose statements are listed: `lean` or `latex`.")
+    results: list[AlignedModel] = Field(description="Exact links first, then the best search results.")
 
 
 class Neighbours(BaseModel):
@@ -139,6 +159,17 @@ def router(service: SearchService) -> APIRouter:
     @api.get("/dependents/{record_id:path}", response_model=Neighbours, summary="What refers to a record")
     def dependents(record_id: str, limit: int = limit_query) -> Neighbours:
         return neighbours(record_id, "dependents", limit)
+
+    @api.get("/aligned/{record_id:path}", response_model=Alignment,
+             summary="Statements of the other language that say the same (formal <-> informal)")
+    def alignment(record_id: str, k: int = Query(5, ge=1, le=MAX_RESULTS, description="Search results after the links.")) -> Alignment:
+        statement = service.index.records[service.position(record_id)]
+        found = aligned(service.engine, statement, k)
+        return Alignment(
+            id=record_id, language="latex" if statement.formal else "lean",
+            results=[AlignedModel(**compact(a.statement), linked=a.linked,
+                                  score=None if a.score is None else round(a.score, 6)) for a in found],
+        )
 
     @api.get("/filters", summary="Filter keys of this index, with their values when few")
     def filters() -> dict[str, dict[str, Any]]:
