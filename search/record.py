@@ -24,6 +24,9 @@ class Statement:
 
     `id` is `<source>:<name>` and stable across builds of the same corpus commit.
     `language` says how `statement` is written: `lean` (formal) or `latex` (informal).
+    `doc` is the statement's own text (docstring, slogan, rendered LaTeX); `informal` is what
+    its authors say of it elsewhere (the module doc's line naming it, its structure's docstring
+    for a field), text made without an LLM that the search reads beside `doc`.
     `group` is the id of the StatementGroup head (itself when the record heads its group).
     `deps` and `links` hold ids; `meta` holds source-specific filter metadata (chapter,
     section, Stacks tag, arXiv category, authors, year, ...) as plain JSON values.
@@ -34,8 +37,9 @@ class Statement:
     kind: str
     name: str
     statement: str
-    language: str = "lean"
+    language: str
     doc: str = ""
+    informal: str = ""
     module: str = ""
     path: str = ""
     line: int = 0
@@ -65,6 +69,7 @@ SCHEMA = pa.schema(
         ("statement", pa.string()),
         ("language", pa.string()),
         ("doc", pa.string()),
+        ("informal", pa.string()),
         ("module", pa.string()),
         ("path", pa.string()),
         ("line", pa.int32()),

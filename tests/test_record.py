@@ -14,7 +14,7 @@ def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
     original = Statement(
         id="stacks:056U", source="stacks", kind="lemma", name="056U", statement=r"$k$ is <b>",
         language="latex",
-        doc="text", module="varieties", line=3, end_line=9, url="https://x", package="Varieties",
+        doc="text", informal="what the file says of it", module="varieties", line=3, end_line=9, url="https://x", package="Varieties",
         group="stacks:056U", deps=["stacks:0001"], links=["mathlib:Foo"], aliases=["A"],
         attributes=["simp"], meta={"chapter": "Varieties", "tag": "056U", "number": 2},
     )
@@ -22,17 +22,17 @@ def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
     [loaded] = read_parquet(tmp_path / "r.parquet")
     assert loaded == original
     assert not loaded.formal
-    assert Statement(id="mathlib:x", source="mathlib", kind="def", name="x", statement="").formal
+    assert Statement(id="mathlib:x", source="mathlib", kind="def", name="x", statement="", language="lean").formal
 
 
 STATEMENTS = [
-    Statement("mathlib:a", "mathlib", "theorem", "a", "a = a", deps=["mathlib:b"], meta={"namespace": ""}),
-    Statement("mathlib:b", "mathlib", "def", "b", "def b", group="mathlib:a", meta={"namespace": "N"}),
+    Statement("mathlib:a", "mathlib", "theorem", "a", "a = a", "lean", deps=["mathlib:b"], meta={"namespace": ""}),
+    Statement("mathlib:b", "mathlib", "def", "b", "def b", "lean", group="mathlib:a", meta={"namespace": "N"}),
     Statement("stacks:0001", "stacks", "lemma", "0001", "$x$", language="latex",
               meta={"chapter": "Schemes", "section": "Affine"}),
     Statement("stacks:0002", "stacks", "lemma", "0002", "$y$", language="latex", links=["mathlib:a"],
               meta={"chapter": "Schemes", "section": "Open"}),
-    Statement("mathlib:c", "mathlib", "theorem", "c", "c", attributes=["simp"],
+    Statement("mathlib:c", "mathlib", "theorem", "c", "c", "lean", attributes=["simp"],
               meta={"namespace": "", "modifiers": ["protected"]}),
 ]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -41,6 +42,8 @@ class CorpusFormat(Protocol):
         """The upstream commit the data was read at ("" when unknown)."""
         ...
 
+
+log = logging.getLogger(__name__)
 
 #: Format instances by name, in the order formats are tried on a path.
 FORMATS: dict[str, CorpusFormat] = {}
@@ -72,7 +75,8 @@ class LeanJsonl:
     """Lean declarations, one a line, with the fields of `../shared/corpora/lean/README.md`.
 
     Files beside it that share its stem add the authors' own text: `<stem>_docs/*.yaml`
-    (Mathlib's lists of named theorems) becomes aliases.
+    (Mathlib's lists of named theorems) becomes aliases, and `<stem>_modules.jsonl.gz` (the
+    module doc comments of every file) informal text (`search.corpus.lean.informal`).
     """
 
     name: ClassVar[str] = "lean-jsonl"
@@ -83,12 +87,17 @@ class LeanJsonl:
         return row is not None and {"kind", "signature"} <= row.keys()
 
     def load(self, source: "Source") -> list[Statement]:
-        from search.corpus.lean import attach_aliases, load_lean_corpus, load_mathlib_aliases
+        from search.corpus.lean import attach_aliases, attach_informal, load_lean_corpus, load_mathlib_aliases
+        from search.corpus.lean.module_docs import read_module_docs
 
         statements = load_lean_corpus(source.path, source.name)
         docs = source.path.with_name(_stem(source.path) + "_docs")
         if docs.is_dir():
             attach_aliases(statements, load_mathlib_aliases(docs), source.name)
+        modules = source.path.with_name(_stem(source.path) + "_modules.jsonl.gz")
+        counts = attach_informal(statements, read_module_docs(modules) if modules.is_file() else {})
+        log.info("%s: informal text for %d records (%s)", source.name, sum(counts.values()),
+                 ", ".join(f"{place} {n}" for place, n in counts.items()))
         return statements
 
     def commit(self, source: "Source") -> str:

@@ -25,7 +25,7 @@ from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import write_manifest
 from search.record import Statement, write_parquet
 from search.text.tokenize import name_tokens, tokenize
-from search.text.views import DENSE_VIEWS, lexical_text, view_texts
+from search.text.views import DENSE_VIEWS, fields_by_head, lexical_text, view_texts
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,9 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         statements = corpus.statements
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
-        LexicalIndex.write([tokenize(lexical_text(s)) for s in statements], staging / "bm25_main")
+        fields = fields_by_head(statements)
+        texts = (lexical_text(s, fields.get(s.id, ())) for s in statements)
+        LexicalIndex.write([tokenize(text) for text in texts], staging / "bm25_main")
         names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
         LexicalIndex.write(names, staging / "bm25_names")
     with _timed(options.timings, "structure"):

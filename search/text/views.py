@@ -9,6 +9,7 @@ statement for everything else. All views are made without an LLM.
 from __future__ import annotations
 
 import re
+from typing import Mapping, Sequence
 
 from search.record import Statement
 from search.text.latex_text import latex_to_text
@@ -75,8 +76,10 @@ def view_texts(s: Statement, limit: int = 120) -> dict[str, str]:
     return {"name": name_view(s), "text": text_view(s, limit), "doc": doc_view(s, limit)}
 
 
-def lexical_text(s: Statement) -> str:
-    """Everything BM25+ indexes: name, statement, doc, aliases, module and its words.
+def lexical_text(s: Statement, fields: Sequence[str] = ()) -> str:
+    """Everything BM25+ indexes: name, statement, doc, informal text, aliases, module and its
+    words, and for a structure or class its fields (`fields`: their statements), so that a
+    structure asked for by its defining property is found by the words of its fields.
 
     Notation is left as written: the tokenizer spells it out, for documents and queries alike.
     """
@@ -87,4 +90,13 @@ def lexical_text(s: Statement) -> str:
         statement = s.doc or latex_to_text(s.statement)
         place = " ".join(str(s.meta.get(k) or "") for k in ("chapter", "section", "note"))
     doc = s.doc if s.formal else ""
-    return " ".join([decode_name(s.name), statement, doc, " ".join(s.aliases), place, s.kind])
+    return " ".join([decode_name(s.name), statement, doc, s.informal, " ".join(s.aliases), place, s.kind, *fields])
+
+
+def fields_by_head(statements: Sequence[Statement]) -> Mapping[str, list[str]]:
+    """The statements of each structure's or class's fields, by the structure's id."""
+    fields: dict[str, list[str]] = {}
+    for s in statements:
+        if s.kind == "field":
+            fields.setdefault(s.group, []).append(s.statement)
+    return fields

@@ -15,9 +15,9 @@ from search.record import Statement
 
 
 def test_area_is_the_mathlib_folder_or_the_source() -> None:
-    assert area(Statement("mathlib:x", "mathlib", "theorem", "x", "", package="Topology")) == "Topology"
+    assert area(Statement("mathlib:x", "mathlib", "theorem", "x", "", "lean", package="Topology")) == "Topology"
     assert area(Statement("stacks:0001", "stacks", "lemma", "0001", "", language="latex", package="Schemes")) == "stacks"
-    assert area(Statement("batteries:y", "batteries", "def", "y", "", package="Data")) == "batteries"
+    assert area(Statement("batteries:y", "batteries", "def", "y", "", "lean", package="Data")) == "batteries"
 
 
 def test_vectors_are_read_back_and_each_record_uses_its_first() -> None:

@@ -46,7 +46,7 @@ def test_tokenize_stems_and_meets_notation() -> None:
 def test_views_of_formal_and_informal_records() -> None:
     lean = Statement(
         id="mathlib:mul_comm", source="mathlib", kind="theorem", name="mul_comm",
-        statement="theorem mul_comm [CommMagma G] (a b : G) : a * b = b * a",
+        statement="theorem mul_comm [CommMagma G] (a b : G) : a * b = b * a", language="lean",
         aliases=["commutativity"], module="Mathlib.Algebra.Group.Defs",
     )
     assert name_view(lean) == "mul multiplication comm commutative; commutativity"
@@ -64,7 +64,7 @@ def test_views_of_formal_and_informal_records() -> None:
 def test_doc_view_only_where_an_author_wrote_text() -> None:
     from search.text.views import doc_view
 
-    bare = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : True")
+    bare = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : True", language="lean")
     assert doc_view(bare) == ""
     bare.doc = "Truth holds."
     assert doc_view(bare) == "x: Truth holds."

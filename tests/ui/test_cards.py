@@ -93,7 +93,7 @@ def test_only_http_urls_are_linked(url: str, safe: bool) -> None:
 def test_card_shows_fields_links_and_related_records() -> None:
     statement = Statement(
         id="mathlib:Finset.card_pos", source="mathlib", kind="theorem", name="Finset.card_pos",
-        statement="theorem card_pos : 0 < s.card ↔ s.Nonempty", doc="The `card` is positive $0 < n$.",
+        statement="theorem card_pos : 0 < s.card ↔ s.Nonempty", language="lean", doc="The `card` is positive $0 < n$.",
         module="Mathlib.Data.Finset.Card", url="https://github.com/x#L1", doc_url="javascript:alert(1)",
     )
     card = Card(

@@ -8,8 +8,8 @@ from search.ui.facets import Facets
 
 def _records(tmp_path: Path) -> RecordTable:
     statements = [
-        Statement("mathlib:a", "mathlib", "theorem", "a", "", package="Algebra"),
-        Statement("mathlib:b", "mathlib", "def", "b", "", package="Topology"),
+        Statement("mathlib:a", "mathlib", "theorem", "a", "", "lean", package="Algebra"),
+        Statement("mathlib:b", "mathlib", "def", "b", "", "lean", package="Topology"),
         Statement("stacks:0001", "stacks", "lemma", "0001", "", language="latex", package="Schemes",
                   meta={"chapter": "Schemes", "section": "Affine schemes", "tag": "0001"}),
         Statement("arxiv:1", "arxiv", "theorem", "1", "", language="latex", package="math.AG",

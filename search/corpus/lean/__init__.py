@@ -14,10 +14,12 @@ Modules, by job:
 * `decl`, `commands`, `refs`, `tree`: the source parser (declarations, the commands of a file,
   references, the whole tree);
 * `records`, `derived`, `loader`: rows as records (heads, members and twins, unique ids);
-* `aliases`: famous names from Mathlib's docs lists.
+* `aliases`: famous names from Mathlib's docs lists;
+* `module_docs`, `informal`: informal text from module docs and inherited docstrings.
 """
 
 from search.corpus.lean.aliases import attach_aliases, load_mathlib_aliases
+from search.corpus.lean.informal import attach_informal
 from search.corpus.lean.instance_names import instance_name
 from search.corpus.lean.loader import lean_statements, load_lean_corpus, read_jsonl
 from search.corpus.lean.records import docs_url, package_of
@@ -25,7 +27,7 @@ from search.corpus.lean.to_additive import additive_name, additive_signature
 from search.corpus.lean.tree import parse_lean_to_jsonl, parse_lean_tree
 
 __all__ = [
-    "additive_name", "additive_signature", "attach_aliases", "docs_url", "instance_name",
+    "additive_name", "additive_signature", "attach_aliases", "attach_informal", "docs_url", "instance_name",
     "lean_statements", "load_lean_corpus", "load_mathlib_aliases", "package_of",
     "parse_lean_to_jsonl", "parse_lean_tree", "read_jsonl",
 ]

@@ -42,6 +42,7 @@ def head_statement(row: dict[str, Any], source: str, name: str) -> Statement:
         kind=row["kind"],
         name=name,
         statement=row["signature"],
+        language="lean",
         doc=row.get("docstring") or "",
         module=module,
         path=row.get("path", ""),

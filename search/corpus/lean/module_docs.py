@@ -5,13 +5,16 @@ Mathlib's module docs (`/-! ... -/`) start with a `# Title`, list "Main definiti
 results" as bullets naming declarations in backticks with a description (`* `Foo.bar`: the
 bar of a foo`), and often end with a `## Tags` line of keywords. That is the authors' own
 informal text about their declarations, the closest thing to an informalisation a corpus has
-without an LLM. `<source>_modules.jsonl.gz` beside a Lean corpus holds them, one file a line.
+without an LLM. `<source>_modules.jsonl.gz` beside a Lean corpus holds them, one file a line (`read_module_docs`).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 #: A heading line: `# Title`, `## Main results`.
 _HEADING = re.compile(r"^(#+)\s*(.*?)\s*#*\s*$")
@@ -20,7 +23,7 @@ _BULLET = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+")
 #: A backticked span whose first word looks like a Lean name.
 _NAMED = re.compile(r"`([^`\s]+)[^`]*`")
 _LEAN_NAME = re.compile(r"^[^\W\d][\w.'!?₀-₉«»]*$")
-_MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|[`*_]")
+_MARKUP = re.compile(r"\[([^\]]*)\]\([^)]*\)|[`*]")
 #: Characters of a description kept per declaration.
 DESCRIPTION_CHARS = 300
 
@@ -41,7 +44,8 @@ class ModuleDoc:
 
 
 def plain(text: str) -> str:
-    """Markdown made plain: links become their text, backticks and emphasis marks go."""
+    """Markdown made plain: links become their text, backticks and `*` marks go (`_` stays:
+    it is part of Lean names)."""
     return " ".join(_MARKUP.sub(lambda m: m.group(1) or "", text).split())
 
 
@@ -113,3 +117,15 @@ def suffix_table(full_names: list[str]) -> dict[str, list[str]]:
         for i in range(len(parts)):
             table.setdefault(".".join(parts[i:]), []).append(name)
     return table
+
+
+def read_module_docs(path: Path) -> dict[str, ModuleDoc]:
+    """Module name -> its parsed module docs, from a `<source>_modules.jsonl.gz` file."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    docs = {}
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                row = json.loads(line)
+                docs[row["module"]] = parse_module_docs(list(row.get("docs") or []))
+    return docs
