@@ -72,7 +72,7 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
     store = FeedbackStore(feedback_db)
     api = make_api(engine, feedback_store=store)
-    page = SearchPage(api.state.service, store)
+    page = SearchPage(api.state.service, api.state.ballot)
     return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS)
 
 

@@ -2,15 +2,13 @@
 
 Searches are shareable: the page reads `?q=...&source=...` (or `?id=...`) when it loads, and
 after each search the address bar and the "Link to this search" box show the URL that
-reproduces it. Each browser gets an anonymous session id, kept in its local storage, that
-votes are filed under.
+reproduces it. Each browser gets an anonymous session id that the server issues and signs
+(search/feedback/sessions.py), kept in its local storage, that votes are filed under.
 """
 
 from __future__ import annotations
 
-import uuid
-from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 import gradio as gr
 
@@ -90,7 +88,7 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
             return updates
 
         def on_load(session_id: str | None, request: gr.Request) -> list[Any]:
-            session_id = session_id or uuid.uuid4().hex
+            session_id = page.ballot.session(session_id)
             pairs = request.query_params.multi_items()
             if not pairs:  # nothing to restore: leave alone what the user may have typed already
                 return [session_id, *(gr.update() for _ in widgets), gr.update(), gr.update(), gr.update()]
@@ -131,18 +129,24 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
                                          min_width=40, elem_classes=["ts-down"])
                     for button, value in ((up, 1), (down, -1)):
                         button.click(
-                            partial(_on_vote, page, item["id"], value), inputs=[shown, session],
+                            _voter(page, item["id"], value), inputs=[shown, session],
                             outputs=[up, down, status], api_visibility="private",
                         )
     return blocks
 
 
-def _on_vote(page: SearchPage, result_id: str, value: int, shown: dict[str, Any] | None,
-             session_id: str | None) -> tuple[Any, Any, str]:
-    saved, line = page.vote(shown, session_id, result_id, value)
-    if not saved:  # the buttons stay as they were
-        return gr.update(), gr.update(), line
-    return gr.update(variant=_variant(value > 0)), gr.update(variant=_variant(value < 0)), line
+def _voter(page: SearchPage, result_id: str, value: int) -> Callable[..., tuple[Any, Any, str]]:
+    """The click handler of one thumb (a function of its own, not a partial, so that Gradio
+    sees the `gr.Request` it asks for: the client's address, for the vote's checks)."""
+
+    def on_vote(shown: dict[str, Any] | None, session_id: str | None, request: gr.Request) -> tuple[Any, Any, str]:
+        address = request.client.host if request.client else ""
+        saved, line = page.vote(shown, session_id, result_id, value, address)
+        if not saved:  # the buttons stay as they were
+            return gr.update(), gr.update(), line
+        return gr.update(variant=_variant(value > 0)), gr.update(variant=_variant(value < 0)), line
+
+    return on_vote
 
 
 def _variant(on: bool) -> str:
