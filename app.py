@@ -60,7 +60,7 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     from search.engine.engine import Engine
     from search.feedback.store import FeedbackStore
     from search.index.store import Index
-    from search.ui.blocks import CSS, make_blocks
+    from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
 
     directory = locate_index(index_spec)
@@ -73,7 +73,7 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     store = FeedbackStore(feedback_db)
     api = make_api(engine, feedback_store=store)
     page = SearchPage(api.state.service, api.state.ballot)
-    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS)
+    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,6 +41,9 @@ LATEX_DELIMITERS: list[dict[str, Any]] = [
 #: Longest statement and docstring shown on a card (the upstream link has the rest).
 STATEMENT_CHARS = 3000
 DOC_CHARS = 1500
+#: A statement longer than this, or of more lines, is folded to its first lines ("show all").
+FOLD_CHARS = 600
+FOLD_LINES = 8
 #: Related records (dependencies, dependents, group members) listed per card.
 RELATED_SHOWN = 24
 
@@ -276,9 +279,11 @@ def card_markdown(card: Card) -> str:
     head.append("</div>")
     blocks = ["".join(head)]
     if s.formal:
-        blocks.append(lean_block(s.statement))
+        blocks.append(_copy_line(s))
+        statement = lean_block(s.statement)
     else:
-        blocks.append(f'<div class="ts-latex">\n\n{math_markdown(s.statement, STATEMENT_CHARS, refs=card.refs)}\n\n</div>')
+        statement = f'<div class="ts-latex">\n\n{math_markdown(s.statement, STATEMENT_CHARS, refs=card.refs)}\n\n</div>'
+    blocks.append(_folded(statement) if _long(s.statement) else statement)
     if _doc_shown(s):
         blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, markdown=s.formal)}\n\n</div>')
     blocks.append(_links_line(card))
@@ -292,6 +297,32 @@ def card_markdown(card: Card) -> str:
     ]
     blocks.extend(r for r in related if r)
     return "\n\n".join(b for b in blocks if b)
+
+
+def _long(text: str) -> bool:
+    """Whether a statement is folded to its first lines on the card."""
+    return len(text) > FOLD_CHARS or text.count("\n") >= FOLD_LINES
+
+
+def _folded(block: str) -> str:
+    """A statement shown to its first lines, with a "show all" that unfolds it (CSS in
+    search/ui/blocks.py: an open `.ts-more` lifts the height of the `.ts-fold` before it)."""
+    return (f'<div class="ts-fold">\n\n{block}\n\n</div>\n\n<details class="ts-more"><summary>'
+            '<span class="ts-show">show all</span><span class="ts-hide">show less</span></summary></details>')
+
+
+def _copy_line(s: Statement) -> str:
+    """Buttons that copy what a Lean user pastes into the editor: the name, `#check` of it, and
+    the import of its module. A listener in search/ui/blocks.py copies a button's `title`, the
+    text itself (Gradio's sanitizer keeps `title` and drops `data-` and `aria-` attributes)."""
+    texts = [("name", s.name), ("#check", f"#check {s.name}")]
+    if s.module:
+        texts.append(("import", f"import {s.module}"))
+    buttons = (
+        f'<button type="button" class="ts-copy" title="{attribute(text)}">{attribute(label)}</button>'
+        for label, text in texts
+    )
+    return f'<div class="ts-copies">copy: {" ".join(buttons)}</div>'
 
 
 def title(s: Statement) -> str:

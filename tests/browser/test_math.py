@@ -9,7 +9,7 @@ import pytest
 from search.record import read_parquet
 from search.ui.cards import card_math
 from search.ui.math_check import check, main, typeset_errors
-from tests.browser.test_app_browser import CHROMIUM
+from tests.browser.conftest import CHROMIUM
 
 pytestmark = [
     pytest.mark.browser,

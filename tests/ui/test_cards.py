@@ -15,7 +15,7 @@ HOSTILE = (
     "![y](javascript:alert(4)) <javascript:alert(5)> **bold** # heading\n    indented `code`"
 )
 #: Tags a card may contain; anything else would have come from corpus text.
-OUR_TAGS = {"div", "span", "pre", "code", "a", "details", "summary", "br", "em", "strong", "small"}
+OUR_TAGS = {"div", "span", "pre", "code", "a", "details", "summary", "br", "em", "strong", "small", "button"}
 
 
 def _shown(markdown: str) -> str:
@@ -161,3 +161,26 @@ def test_refs_link_to_the_records_they_name_and_latex_prose_markup_is_read() -> 
     assert "&#91;lemma&#45;b&#93;" in out and "&#91;Mat, Ch&#46; 2&#93;" in out
     assert "get<br> this (Really&#46;)" in out and "index" not in out and "noindent" not in out
     assert _shown(out).endswith("done.")
+
+
+def test_lean_cards_offer_the_name_check_and_import_to_copy() -> None:
+    statement = Statement(id="mathlib:Nat.succ_le", source="mathlib", kind="theorem", name="Nat.succ_le",
+                          statement="theorem succ_le : n < m ↔ n + 1 ≤ m", module="Mathlib.Order.Basic")
+    out = card_markdown(Card(statement))
+    copies = [html.unescape(c) for c in re.findall(r'class="ts-copy" title="([^"]*)"', out)]
+    assert copies == ["Nat.succ_le", "#check Nat.succ_le", "import Mathlib.Order.Basic"]
+    assert 'title="&#35;check Nat&#46;succ&#95;le">&#35;check</button>' in out
+    hostile = card_markdown(Card(Statement(id="e:x", source="e", kind="theorem", name='x"><img src=y onerror=z>',
+                                           statement="")))
+    assert "<img" not in hostile and _tags(hostile) <= OUR_TAGS
+    assert html.unescape(re.findall(r'class="ts-copy" title="([^"]*)"', hostile)[0]) == 'x"><img src=y onerror=z>'  # one attribute
+    assert "ts-copy" not in card_markdown(Card(_statement(statement="Let $R$ be a ring.")))
+
+
+def test_long_statements_fold_with_show_all() -> None:
+    short = card_markdown(Card(_statement(statement="Let $R$ be a ring.")))
+    assert "ts-fold" not in short and "show all" not in short
+    for text in ("word " * 200, "line\n" * 9):
+        out = card_markdown(Card(_statement(statement=text)))
+        assert '<div class="ts-fold">' in out and '<details class="ts-more">' in out and "show all" in out
+        assert out.index("ts-fold") < out.index("ts-latex") < out.index("ts-more")
