@@ -39,7 +39,7 @@ CSS = """
 .ts-searching .ts-card, .ts-searching #results-heading { opacity: 0.4; transition: opacity 0.15s; }
 .ts-searching #status::after { content: "Searching…"; }
 .ts-votes { gap: 0.3em; justify-content: flex-end; }
-.ts-votes button { white-space: nowrap; }
+.ts-votes button { white-space: nowrap; flex: none !important; width: auto !important; min-width: max-content !important; }
 """
 #: Runs once the page is loaded (`gr.mount_gradio_app(..., js=JS)` in app.py). The filter sidebar starts closed (on a phone it would cover
 #: the page) and is opened when the window is wide enough to show it beside the results. A
