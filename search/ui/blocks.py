@@ -41,8 +41,9 @@ CSS = """
 .ts-votes { gap: 0.3em; justify-content: flex-end; }
 .ts-votes button { white-space: nowrap; flex: none !important; width: auto !important; min-width: max-content !important; }
 """
-#: Runs once the page is loaded (`gr.mount_gradio_app(..., js=JS)` in app.py). The filter sidebar starts closed (on a phone it would cover
-#: the page) and is opened when the window is wide enough to show it beside the results. A
+#: Runs once the page is loaded (`gr.mount_gradio_app(..., js=JS)` in app.py). The filter
+#: sidebar starts closed (on a phone it would cover the page) and is opened when the window is
+#: wide enough to show it beside the results. A
 #: card's copy buttons (`.ts-copy`, search/ui/cards.py) put their `title` on the clipboard:
 #: one listener for the page, since the cards' HTML may hold no script of its own.
 JS = """() => {
@@ -73,31 +74,39 @@ JS = """() => {
 #: Runs in the browser as a search starts, before it is sent (its inputs pass through): the
 #: results on the page are dimmed until the answer is drawn. The answer's heading and cards come
 #: in one render, but Gradio typesets each Markdown in turn: the dimming ends once the heading
-#: is of the new answer (its `ts-drawn-N` class) and the page has not changed for two frames.
+#: is of the new answer (its `ts-drawn-N` class) and the page has not changed for two frames,
+#: or at once when the answer has no results to draw (`_SHOW_URL`).
 _MARK_STALE = """(...values) => {
+  window.tsEndSearching?.();
   const drawn = () => document.querySelector("#results-heading")?.className.match(/ts-drawn-\\d+/)?.[0] ?? "";
   const before = drawn();
-  document.body.classList.add("ts-searching");
   let frame = 0;
-  const done = () => {
+  const end = () => {
     observer.disconnect();
+    cancelAnimationFrame(frame);
     clearTimeout(limit);
     document.body.classList.remove("ts-searching");
+    if (window.tsEndSearching === end) window.tsEndSearching = undefined;
   };
   const observer = new MutationObserver(() => {
     if (drawn() === before) return;
     cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(() => { frame = requestAnimationFrame(done); });
+    frame = requestAnimationFrame(() => { frame = requestAnimationFrame(end); });
   });
+  const limit = setTimeout(end, 30000);
+  window.tsEndSearching = end;
+  document.body.classList.add("ts-searching");
   observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-  const limit = setTimeout(done, 30000);
   return values;
 }"""
 #: A filter list closes once a value is picked, instead of staying open over the next one.
 _CLOSE_LIST = "() => { document.activeElement?.blur(); }"
 #: Copies the search's query string into the address bar and shows the full URL.
 _SHOW_URL = """(qs) => {
-  if (!qs) return "";
+  if (!qs) {
+    window.tsEndSearching?.();
+    return "";
+  }
   const url = new URL(qs, window.location.href);
   window.history.replaceState(null, "", url.toString());
   return url.toString();

@@ -37,6 +37,7 @@ def test_on_a_phone_the_sidebar_starts_closed_and_the_query_and_first_result_are
     page.click(".sidebar .toggle-button")  # the filters are one tap away
     page.wait_for_selector(".sidebar.open")
     page.wait_for_function("document.querySelector('.sidebar').getBoundingClientRect().left >= 0")
+    page.wait_for_timeout(300)  # the slide has ended
     assert _in_view(page, "#filter-source")
     context.close()
 
@@ -45,6 +46,8 @@ def test_on_a_wide_screen_the_sidebar_opens(page, server) -> None:  # type: igno
     base, _ = server
     page.goto(base)
     page.wait_for_selector(".sidebar.open")
+    page.wait_for_function("document.querySelector('.sidebar').getBoundingClientRect().left >= 0")
+    page.wait_for_timeout(300)  # the slide has ended
     assert _in_view(page, "#filter-source") and _in_view(page, "#query textarea, #query input")
 
 
@@ -74,6 +77,16 @@ def test_old_cards_are_never_shown_as_the_answer_to_a_new_query(page, server) ->
     assert any(loading for *_, loading in frames)  # the loading state showed
     assert [f for f in frames if "tensor product" in f[0] and f[1] == "mul_comm" and not f[2]] == []
     assert page.eval_on_selector("#card-1", "e => getComputedStyle(e).opacity") == "1"
+
+
+def test_a_search_without_results_to_draw_ends_its_loading_state(page, server) -> None:  # type: ignore[no-untyped-def]
+    base, _ = server
+    page.goto(base)
+    page.wait_for_selector("#status")
+    page.locator("#query").get_by_role("textbox").press("Enter")  # an empty query: a hint, no cards
+    page.wait_for_function("document.querySelector('#status').innerText.includes('Type a query')")
+    page.wait_for_function("!document.body.classList.contains('ts-searching')", timeout=5000)
+    assert "Searching" not in page.inner_text("#status")
 
 
 def test_a_filter_list_closes_after_a_pick_and_loads_its_choices_when_opened(page, server) -> None:  # type: ignore[no-untyped-def]
