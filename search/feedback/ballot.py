@@ -58,8 +58,10 @@ class Ballot:
     def served(
         self, session: str, query: str, filters: dict[str, list[str]], variant: str, results: Iterable[tuple[str, int]]
     ) -> None:
-        """Record that `session` was shown `results` ((id, rank) pairs) for this search."""
-        self.served_results.record(session, search_key(query, filters, variant), results)
+        """Record that `session` was shown `results` ((id, rank) pairs) for this search; a
+        session this server did not issue could never vote on them, so nothing is recorded."""
+        if self.signer.valid(session):
+            self.served_results.record(session, search_key(query, filters, variant), results)
 
     def vote(self, vote: Vote, address: str) -> Vote:
         """Check and store a vote from a client at `address`; the vote as stored."""

@@ -111,6 +111,8 @@ def test_the_page_votes_only_under_sessions_it_issued_on_results_it_served(page:
     first = result["cards"][0]["id"]
     saved, line = page.vote(result, "made-up-session", first, 1, "10.0.0.1")  # a forged browser state
     assert not saved and "not one this server issued" in line
+    page.run(request, "made-up-session")
+    assert len(page.ballot.served_results) == 1  # only the issued session's list is kept
     other = page.ballot.session(None)  # a real session that was never shown this list
     saved, line = page.vote(result, other, first, 1, "10.0.0.1")
     assert not saved and "search again" in line
