@@ -10,8 +10,15 @@ a card hands a span to KaTeX, `clean_math` rewrites what KaTeX cannot take:
 - `\\ensuremath{x}` is `{x}`, `\\mbox` is `\\text`, `\\intertext{...}` a row of text;
 - an `\\xymatrix` commutative diagram becomes an `array` with its arrows (`xymatrix_array`);
 - a `bussproofs` proof tree (`\\AxiomC`, `\\UnaryInfC`, ...) becomes nested fractions;
-- any other command that KaTeX does not know (an author's macro the corpus left unexpanded)
-  is written as its name in roman type, and unbalanced braces are balanced.
+- a TikZ picture, a `tabular` or a `\\Qcircuit` becomes a note to see the source;
+- several equation tags in one display sit beside their rows as `\\qquad(...)`;
+- any other command that KaTeX does not know (an author's macro the corpus left unexpanded),
+  or a KaTeX colour command without its argument, is written as its name in roman type, and
+  unbalanced braces are balanced.
+
+`prepare` runs first, on the whole text, so that Gradio finds the spans the author meant:
+escaped dollars, `\\\\[1ex]`, `\\mathchoice` and math inside `\\text` inside math would
+otherwise open or close spans.
 
 Which commands KaTeX knows is read from the KaTeX that the page loads: the `auto-render`
 module among the installed gradio package's frontend assets (`python -m search.ui.math_check`
@@ -30,6 +37,8 @@ import gradio
 GRADIO_ASSETS = Path(gradio.__file__).parent / "templates" / "frontend" / "assets"
 #: Stands for an escaped dollar `\\$` while math is found (`prepare`).
 DOLLAR = "\x01"
+#: A text group in math that holds math of its own (a `$` before any inner brace).
+_TEXT_GROUP = re.compile(r"\\(?:text|mbox|textrm)\s*(?=\{[^{}]*(?<!\\)\$)")
 _SPACED_BREAK = re.compile(r"(?<!\\)\\\\\[\s*-?[0-9.]+\s*(?:ex|em|pt|mm|cm|in|pc|mu)\s*\]")
 #: Commands that the rewrites below produce or keep for KaTeX, whatever the scan finds.
 _WRITTEN = frozenset({"text", "textdollar", "textrm", "dfrac", "quad", "vdots", "begin", "end", "scriptstyle"})
@@ -51,6 +60,9 @@ _FONT_ARGUMENT = re.compile(
 )
 #: A super- or subscript with nothing after it (`a ^ $`).
 _EMPTY_SCRIPT = re.compile(r"(?<!\\)([\^_])\s*(?=\$|\\\]|\\\)|\}|$)")
+#: Equation tags: KaTeX takes one per display and reads it as text; several (one per row of
+#: an `align`), or one holding math, are written as `\\qquad(...)` beside their row.
+_TAG = re.compile(r"\\tag\*?\s*(?=\{)")
 #: Column spacing `@{...}` in an array's column spec, which KaTeX does not read.
 _ARRAY_SPACING = re.compile(r"(?<=[lcr|])@\{(?:[^{}]|\{[^{}]*\})*\}")
 #: Italic correction, and `\(re)newcommand` of something that is no command name (the corpus
@@ -73,6 +85,14 @@ def auto_render_script() -> Path:
 
 
 @lru_cache(maxsize=1)
+def colour_commands() -> frozenset[str]:
+    """KaTeX's colour macros (`\\red{x}` is `\\textcolor{##df0030}{x}`): an author who writes
+    `\\red` alone means a macro of their own (Open Logic's reduction arrow)."""
+    source = auto_render_script().read_text(encoding="utf-8")
+    return frozenset(re.findall(r"\(`\\\\([A-Za-z]+)`,`\\\\textcolor\{##", source))
+
+
+@lru_cache(maxsize=1)
 def known_commands() -> frozenset[str]:
     """Names of the commands KaTeX defines: every `\\\\name` string in its source that is not
     an object's key (symbols, functions and macros are defined by such strings; keys name
@@ -87,9 +107,12 @@ def prepare(text: str) -> str:
     delimiter (`clean_math` and the cards' prose put it back), and
     `\\mathchoice{display}{text}{script}{scriptscript}` its display form, in which a
     `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
-    read as the `\\[` opening display math, is dropped."""
+    read as the `\\[` opening display math, is dropped; math inside text inside math
+    (`$\\{x : \\text{$x$ is odd}\\}$`), whose inner `$` would close the outer span, is taken
+    out of the text (`\\text{}x\\text{ is odd}`)."""
     text = re.sub(r"(?<!\\)((?:\\\\)*)\\\$", lambda m: m.group(1) + DOLLAR, text)
     text = _SPACED_BREAK.sub(r"\\\\", text)
+    text = _replace_groups(text, _TEXT_GROUP, _math_out_of_text)
     out, at = [], 0
     for match in re.finditer(r"\\mathchoice(?![A-Za-z])", text):
         if match.start() < at:
@@ -101,6 +124,14 @@ def prepare(text: str) -> str:
         out.append("{" + re.sub(r"\\raisebox\s*\{[^{}]*\}\s*\{\$([^$]*)\$\}", r"{\1}", display) + "}")
         at = end
     return "".join(out) + text[at:]
+
+
+def _math_out_of_text(body: str) -> str:
+    """`\\text{A $x$ B}` as `\\text{A }x\\text{ B}` (dollars that do not pair are dropped)."""
+    pieces = re.split(r"(?<!\\)\$", body)
+    if len(pieces) % 2 == 0:
+        pieces[-2:] = ["".join(pieces[-2:])]
+    return "".join(piece if i % 2 else r"\text{" + piece + "}" for i, piece in enumerate(pieces))
 
 
 def clean_math(span: str) -> str:
@@ -118,10 +149,23 @@ def clean_math(span: str) -> str:
     text = _replace_groups(text, re.compile(r"\\mbox\s*(?=\{)"), lambda body: r"\text{" + body + "}")
     text = _replace_groups(text, re.compile(r"\\intertext\s*(?=\{)"), lambda body: r"\\ \text{" + body + r"} \\")
     text = _replace_groups(text, _XYMATRIX, xymatrix_array)
+    if len(_TAG.findall(text)) > 1 or any(re.search(r"[_^\\]", body) for body in _tag_bodies(text)):
+        text = _replace_groups(text, _TAG, _tag_beside)
     if _PROOF_COMMAND.search(text):
         text = proof_tree(text)
     text = _COMMAND.sub(_known_or_named, text)
     return _balanced(text)
+
+
+def _tag_beside(body: str) -> str:
+    """A tag as `\\qquad(...)`: its text as text when it switches to math with `$`, else as math."""
+    return r"\qquad(\text{" + body + "})" if re.search(r"(?<!\\)\$", body) else r"\qquad(" + body + ")"
+
+
+def _tag_bodies(text: str) -> list[str]:
+    """The arguments of the `\\tag`s of a span."""
+    ends = ((match.end(), _group_end(text, match.end())) for match in _TAG.finditer(text))
+    return [text[start + 1:end - 1] for start, end in ends if end is not None]
 
 
 def _plain(key: str) -> str:
@@ -131,7 +175,10 @@ def _plain(key: str) -> str:
 
 def _known_or_named(match: re.Match[str]) -> str:
     name = match.group(1)
-    if name is None or name in known_commands():
+    if name is None:
+        return match.group(0)
+    bare_colour = name in colour_commands() and not re.match(r"\s*\{", match.string[match.end():])
+    if name in known_commands() and not bare_colour:
         return match.group(0)
     return r"\textrm{" + name + "}"
 

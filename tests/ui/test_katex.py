@@ -82,3 +82,20 @@ def test_cards_hand_katex_the_cleaned_spans() -> None:
                      doc="About $\\overline\\mathbb Q$.")
     assert card_math(latex) == ["$a \\textrm{lif} b$", "\\begin{equation}a\\end{equation}"]
     assert card_math(lean) == ["$\\overline{\\mathbb Q}$"]  # Lean code is no math; its docstring is
+
+
+def test_math_inside_text_inside_math_leaves_the_text() -> None:
+    text = "The set $\\{x : \\text{$x$ is odd}\\}$ is infinite."
+    assert prepare(text) == "The set $\\{x : \\text{}x\\text{ is odd}\\}$ is infinite."
+    assert math_spans(text, 1000) == ["$\\{x : \\text{}x\\text{ is odd}\\}$"]
+    assert prepare("$\\text{plain}$ and \\textrm{prose}") == "$\\text{plain}$ and \\textrm{prose}"
+
+
+def test_several_tags_sit_beside_their_rows_and_a_bare_colour_command_is_a_name() -> None:
+    out = clean_math("\\begin{align}\\tag{K} a & b \\\\ \\tag{T_1} c & d\\end{align}")
+    assert out == "\\begin{align}\\qquad(K) a & b \\\\ \\qquad(T_1) c & d\\end{align}"
+    assert clean_math("\\begin{equation}\\tag{1} a\\end{equation}") == "\\begin{equation}\\tag{1} a\\end{equation}"
+    assert clean_math("$M \\red N$") == "$M \\textrm{red} N$"
+    assert clean_math("$\\red{N}$") == "$\\red{N}$"  # KaTeX's own colour, with its argument
+    assert clean_math("\\begin{align}a \\tag{by $x$} \\\\ b \\tag{2}\\end{align}") == (
+        "\\begin{align}a \\qquad(\\text{by $x$}) \\\\ b \\qquad(2)\\end{align}")
