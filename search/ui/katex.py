@@ -154,7 +154,7 @@ def clean_math(span: str) -> str:
     if _PROOF_COMMAND.search(text):
         text = proof_tree(text)
     text = _COMMAND.sub(_known_or_named, text)
-    return _balanced(text)
+    return _balanced(text if text.startswith("$") else _bare_dollars_dropped(text))
 
 
 def _tag_beside(body: str) -> str:
@@ -398,6 +398,24 @@ def proof_tree(text: str) -> str:
             stack.append(labels["LeftLabel"] + r"\," + line + r"\," + labels["RightLabel"])
         labels = {"RightLabel": "", "LeftLabel": ""}
     out.append(r" \quad ".join(stack) + text[at:])
+    return "".join(out)
+
+
+def _bare_dollars_dropped(text: str) -> str:
+    """A display span without the `$` written outside any group (`\\begin{cases} $1$ & ...`):
+    TeX's math mode ignores them there, KaTeX refuses them; a `$` inside a group (`\\fbox{$x$}`,
+    text with math of its own) stays."""
+    out, depth, at = [], 0, 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            out.append(text[at:at + 2])
+            at += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if not (char == "$" and depth <= 0):
+            out.append(char)
+        at += 1
     return "".join(out)
 
 

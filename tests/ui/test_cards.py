@@ -141,7 +141,7 @@ def test_latex_card_shows_its_place_and_no_duplicate_plain_text() -> None:
 def test_text_statements_are_titled_by_kind_number_and_name_not_a_path(meta: dict, kind: str, expected: str) -> None:
     statement = _statement(name="content/logic/bisimulations/definition-1", kind=kind, meta=meta)
     assert title(statement) == expected
-    assert title(Statement(id="m:x", source="m", kind="theorem", name="Nat.succ_le", statement="")) == "Nat.succ_le"
+    assert title(Statement(id="m:x", source="m", kind="theorem", name="Nat.succ_le", statement="", language="lean")) == "Nat.succ_le"
 
 
 def test_docstring_links_are_links_when_http_and_text_otherwise() -> None:
@@ -165,13 +165,13 @@ def test_refs_link_to_the_records_they_name_and_latex_prose_markup_is_read() -> 
 
 def test_lean_cards_offer_the_name_check_and_import_to_copy() -> None:
     statement = Statement(id="mathlib:Nat.succ_le", source="mathlib", kind="theorem", name="Nat.succ_le",
-                          statement="theorem succ_le : n < m ↔ n + 1 ≤ m", module="Mathlib.Order.Basic")
+                          statement="theorem succ_le : n < m ↔ n + 1 ≤ m", language="lean", module="Mathlib.Order.Basic")
     out = card_markdown(Card(statement))
     copies = [html.unescape(c) for c in re.findall(r'class="ts-copy" title="([^"]*)"', out)]
     assert copies == ["Nat.succ_le", "#check Nat.succ_le", "import Mathlib.Order.Basic"]
     assert 'title="&#35;check Nat&#46;succ&#95;le">&#35;check</button>' in out
     hostile = card_markdown(Card(Statement(id="e:x", source="e", kind="theorem", name='x"><img src=y onerror=z>',
-                                           statement="")))
+                                           statement="", language="lean")))
     assert "<img" not in hostile and _tags(hostile) <= OUR_TAGS
     assert html.unescape(re.findall(r'class="ts-copy" title="([^"]*)"', hostile)[0]) == 'x"><img src=y onerror=z>'  # one attribute
     assert "ts-copy" not in card_markdown(Card(_statement(statement="Let $R$ be a ring.")))

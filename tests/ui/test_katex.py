@@ -78,7 +78,7 @@ def test_pictures_katex_cannot_draw_leave_a_note(picture: str) -> None:
 def test_cards_hand_katex_the_cleaned_spans() -> None:
     latex = Statement(id="s:1", source="s", kind="lemma", name="1", language="latex",
                       statement="Let $a \\lif b$.\n\\begin{equation}\\label{x}a\\end{equation}", doc="plain")
-    lean = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : $a$ := rfl",
+    lean = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : $a$ := rfl", language="lean",
                      doc="About $\\overline\\mathbb Q$.")
     assert card_math(latex) == ["$a \\textrm{lif} b$", "\\begin{equation}a\\end{equation}"]
     assert card_math(lean) == ["$\\overline{\\mathbb Q}$"]  # Lean code is no math; its docstring is
@@ -99,3 +99,9 @@ def test_several_tags_sit_beside_their_rows_and_a_bare_colour_command_is_a_name(
     assert clean_math("$\\red{N}$") == "$\\red{N}$"  # KaTeX's own colour, with its argument
     assert clean_math("\\begin{align}a \\tag{by $x$} \\\\ b \\tag{2}\\end{align}") == (
         "\\begin{align}a \\qquad(\\text{by $x$}) \\\\ b \\qquad(2)\\end{align}")
+
+
+def test_dollars_outside_any_group_of_a_display_are_dropped() -> None:
+    span = "\\begin{align*}f(x) & = \\begin{cases} $1$ & \\text{if $x$} \\\\ \\fbox{$0$} & \\text{else}\\end{cases}\\end{align*}"
+    assert clean_math(span) == span.replace("$1$", "1")
+    assert clean_math("$a$") == "$a$"
