@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Callable
 from pathlib import Path
 
 import gradio
@@ -65,8 +66,8 @@ _EMPTY_SCRIPT = re.compile(r"(?<!\\)([\^_])\s*(?=\$|\\\]|\\\)|\}|$)")
 _TAG = re.compile(r"\\tag\*?\s*(?=\{)")
 #: Column spacing `@{...}` in an array's column spec, which KaTeX does not read.
 _ARRAY_SPACING = re.compile(r"(?<=[lcr|])@\{(?:[^{}]|\{[^{}]*\})*\}")
-#: Italic correction, and `\(re)newcommand` of something that is no command name (the corpus
-#: expanded it already).
+#: Italic correction, `\xspace` (a space TeX decides on after a macro), and `\(re)newcommand`
+#: of something that is no command name (the corpus expanded it already).
 _DROPPED = re.compile(r"\\/|\\xspace(?![A-Za-z])|\\(?:re)?newcommand\s*\{(?!\\)[^{}]*\}\s*\{[^{}]*\}")
 _PROOF_COMMAND = re.compile(
     r"\\(AxiomC|Axiom|UnaryInfC|UnaryInf|BinaryInfC|BinaryInf|TrinaryInfC|TrinaryInf|"
@@ -202,7 +203,7 @@ def _group_end(text: str, start: int) -> int | None:
     return None
 
 
-def _replace_groups(text: str, command: re.Pattern[str], rewrite) -> str:  # type: ignore[no-untyped-def]
+def _replace_groups(text: str, command: re.Pattern[str], rewrite: Callable[[str], str]) -> str:
     """Each `command{body}` (the pattern ends before the brace) replaced by `rewrite(body)`."""
     out, at = [], 0
     for match in command.finditer(text):
