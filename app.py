@@ -60,7 +60,7 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     from search.engine.engine import Engine
     from search.feedback.store import FeedbackStore
     from search.index.store import Index
-    from search.ui.blocks import CSS, make_blocks
+    from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
 
     directory = locate_index(index_spec)
@@ -72,8 +72,8 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
     store = FeedbackStore(feedback_db)
     api = make_api(engine, feedback_store=store)
-    page = SearchPage(api.state.service, store)
-    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS)
+    page = SearchPage(api.state.service, api.state.ballot)
+    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
 
 
 def main(argv: list[str] | None = None) -> int:

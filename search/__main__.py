@@ -100,20 +100,25 @@ def _parse_latex(args: argparse.Namespace) -> int:
 
 
 def _feedback_export(args: argparse.Namespace) -> int:
-    from search.feedback.export import export
+    from search.feedback.export import export, labels
     from search.feedback.store import FeedbackStore
 
     if not Path(args.db).is_file():
         raise FileNotFoundError(f"no feedback database at {args.db} (the app writes it; see --db)")
     store = FeedbackStore(args.db)
-    lines = export(store.votes(), args.format)
+    votes = list(store.votes())
     store.close()
+    lines = export(votes, args.format, args.min_addresses)
     text = "".join(line + "\n" for line in lines)
     if args.out == "-":
         sys.stdout.write(text)
     else:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"{len(lines)} {args.format} lines written to {args.out}", file=sys.stderr)
+    found = labels(votes, args.min_addresses)
+    single = sum(label.single_address for label in found)
+    print(f"{len(found)} labels from at least {args.min_addresses} address(es); {single} of them from a single "
+          "address (`--format labels` marks them)", file=sys.stderr)
     return 0
 
 
@@ -176,16 +181,21 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     feedback_commands = feedback.add_subparsers(dest="feedback_command", required=True)
     export = feedback_commands.add_parser(
         "export", help="votes as relevance labels",
-        description="Export votes as relevance labels (votes on a query and result summed over "
-        "sessions; a positive sum is relevant). --format qrels: TREC lines "
-        "'query_id 0 doc_id relevance' (1 or 0), query ids fb-<sha1 of the query>. --format jsonl: "
-        "one {\"query\", \"relevant\": [ids], \"group\": \"feedback\", \"qid\"} a line, the query-set "
-        "format of eval (python -m eval retrieval --queries FILE); queries with no positive vote are "
-        "left out of it.",
+        description="Export votes as relevance labels (votes on a query and result counted per client "
+        "address: an address's sessions make one verdict, and a positive sum of verdicts is relevant). "
+        "--format qrels: TREC lines 'query_id 0 doc_id relevance' (1 or 0), query ids fb-<sha1 of the "
+        "query>. --format jsonl: one {\"query\", \"relevant\": [ids], \"group\": \"feedback\", \"qid\", "
+        "\"addresses\"} a line, the query-set format of eval (python -m eval retrieval --queries FILE); "
+        "queries with no relevant result are left out of it. --format labels: every label with its "
+        "score, votes, distinct addresses and whether they come from a single address.",
     )
     export.add_argument("--db", default=str(config.FEEDBACK_DB), help="the app's SQLite file (FEEDBACK_DB)")
     export.add_argument("--out", default="-", help="output file (default: standard output)")
     export.add_argument("--format", default="qrels", choices=FORMATS)
+    export.add_argument(
+        "--min-addresses", type=int, default=1, metavar="N",
+        help="leave out labels whose votes come from fewer than N distinct client addresses (default 1)",
+    )
     export.set_defaults(run=_feedback_export)
     return root
 

@@ -29,6 +29,14 @@ APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
 APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 APP_META_FILTERS = ("chapter", "section", "year")
 APP_MAX_RESULTS = 50
+#: Votes (search/feedback/ballot.py): the secret that signs session ids and keys the hash of
+#: client addresses (when unset, one is made and kept beside the vote database, in
+#: `<db>.secret`); how long and how many result lists served to sessions are remembered for
+#: votes to refer to; the most votes one client address may cast on one query.
+FEEDBACK_SECRET = os.environ.get("FEEDBACK_SECRET") or None
+FEEDBACK_SERVED_SECONDS = 6 * 3600
+FEEDBACK_SERVED_LISTS = 100_000
+FEEDBACK_VOTES_PER_ADDRESS_QUERY = 20
 
 #: Bounds of the HTTP API and MCP tools (README, "HTTP API and MCP"): results per query,
 #: characters per query, query strings per LeanSearch request.

@@ -1,11 +1,16 @@
 """`POST /api/v1/feedback`: a thumb up or down on a result, from any client, into the app's vote
 store (`search.feedback.store`, SQLite in WAL mode with `synchronous=FULL`).
 
-The answer comes only after the vote is committed to disk, so a client that got `"saved": true`
-can count on it surviving a crash of the server a moment later (tested by killing the server
-with SIGKILL while twenty clients vote). The vote is checked as a search is: the query by the
-same rules, the result id against the index (404 with near ids), filters and variant against
-what the index has; the index version recorded is the server's own.
+A vote names the session that a native search answered with (`session` in the answer of
+`/api/v1/search`), and the search it is about: the query, filters and variant, the result's id
+and the rank it was served at. It is taken only when that session was issued by this server,
+was served that result at that rank for that search lately, and its address has not voted on
+the query too often (search/feedback/ballot.py): otherwise a 403, 409 or 429 says which.
+The answer comes only after the vote is committed to disk, so a client that got
+`"saved": true` can count on it surviving a crash of the server a moment later (tested by
+killing the server with SIGKILL while twenty clients vote). The query is checked by the
+rules of a search, the result id against the index (404 with near ids), filters and variant
+against what the index has; the index version recorded is the server's own.
 """
 
 from __future__ import annotations
@@ -14,18 +19,18 @@ import logging
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from search.api.native import FilterValue
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant, clean_query
 from search.api.service import SearchService
 from search.engine import variants
-from search.feedback.store import FeedbackError, FeedbackStore, Vote
+from search.feedback.ballot import Ballot, VoteRefused
+from search.feedback.sessions import SESSION_PATTERN
+from search.feedback.store import FeedbackError, Vote
 
 PATH = "/api/v1/feedback"
-#: An anonymous session id: a random token the client keeps (the page keeps one per browser).
-SESSION_PATTERN = r"^[A-Za-z0-9_.-]{1,128}$"
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +40,13 @@ class FeedbackRequest(BaseModel):
 
     session: str = Field(
         pattern=SESSION_PATTERN,
-        description="Anonymous session id (1 to 128 of A-Z a-z 0-9 _ . -); one vote per session, query and result: "
-        "a second vote replaces the first.",
+        description="The `session` of the search answer whose result this vote is on (issued by this server); "
+        "one vote per session, query and result: a second vote replaces the first.",
     )
     query: str = Field(max_length=MAX_QUERY_CHARS, description="The query whose result is voted on.")
     result_id: str = Field(max_length=MAX_QUERY_CHARS, description="The result's record id, e.g. `mathlib:mul_comm`.")
     vote: int = Field(strict=True, json_schema_extra={"enum": [-1, 1]}, description="+1 (relevant) or -1 (not).")
-    rank: int = Field(strict=True, ge=1, le=MAX_RESULTS, description="The result's rank when it was voted on.")
+    rank: int = Field(strict=True, ge=1, le=MAX_RESULTS, description="The result's rank in that search's answer.")
     filters: dict[str, FilterValue] = Field(default_factory=dict, description="The filters of the search.")
     variant: Variant = Field(variants.DEFAULT, description="The ranking variant of the search.")
 
@@ -58,11 +63,11 @@ class FeedbackSaved(BaseModel):
     vote: dict[str, Any] = Field(description="The vote as stored, with the index version and a UTC timestamp.")
 
 
-def router(service: SearchService, store: FeedbackStore) -> APIRouter:
+def router(service: SearchService, ballot: Ballot) -> APIRouter:
     api = APIRouter(tags=["Feedback"])
 
-    @api.post(PATH, response_model=FeedbackSaved, summary="Vote on a result (stored before the answer)")
-    def feedback(request: FeedbackRequest) -> FeedbackSaved:
+    @api.post(PATH, response_model=FeedbackSaved, summary="Vote on a result of a search (stored before the answer)")
+    def feedback(request: FeedbackRequest, http: Request) -> FeedbackSaved:
         query = clean_query(request.query)
         service.position(request.result_id)
         vote = Vote(
@@ -71,12 +76,14 @@ def router(service: SearchService, store: FeedbackStore) -> APIRouter:
             index_version=service.index.version,
         )
         try:
-            stored = store.vote(vote)
+            stored = ballot.vote(vote, http.client.host if http.client else "")
+        except VoteRefused as refused:
+            raise ApiError(refused.status, refused.message) from refused
         except FeedbackError as error:
             raise ApiError(400, str(error)) from error
         except sqlite3.Error as error:
             log.exception("vote not stored")
             raise ApiError(503, "the vote was not stored (the vote database is unavailable); send it again") from error
-        return FeedbackSaved(saved=True, vote=stored.__dict__)
+        return FeedbackSaved(saved=True, vote={k: v for k, v in stored.__dict__.items() if k != "address"})
 
     return api

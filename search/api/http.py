@@ -29,6 +29,7 @@ from search.api.guard import RequestGuard
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService
 from search.engine.engine import Engine
+from search.feedback.ballot import Ballot
 from search.feedback.store import FeedbackStore
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,8 @@ Search Lean declarations and informal mathematics, in four shapes:
 - `/api/v1/...`: the native API with every filter, ranking variant and field;
 
 and as MCP tools (`search`, `get_by_id`, `get_dependencies`) at `/mcp` (streamable HTTP).
-With the app, `POST /api/v1/feedback` stores a thumb up or down before it answers.
+With the app, `POST /api/v1/feedback` stores a thumb up or down before it answers: on a result
+of a native search, under the `session` that search's answer carries.
 
 Limits: at most {MAX_RESULTS} results per query, {MAX_QUERY_CHARS} characters per query,
 {MAX_QUERIES} query strings per LeanSearch request, {{max_body}} bytes per request body (413
@@ -65,7 +67,8 @@ def make_api(
 ) -> FastAPI:
     """The application over `engine`'s index. Its `SearchService` (filter catalogue and reverse
     dependency map, built here, once) is `api.state.service`, for the UI to share. With a
-    `feedback_store`, `POST /api/v1/feedback` writes votes to it. The request guard's bounds
+    `feedback_store`, native searches are served to sessions and `POST /api/v1/feedback` writes
+    their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
     default to `config.API_RATE_LIMIT_PER_MINUTE` (0: no rate limit) and
     `config.API_MAX_BODY_BYTES`."""
     per_minute = config.API_RATE_LIMIT_PER_MINUTE if rate_limit is None else rate_limit
@@ -83,11 +86,13 @@ def make_api(
         description=DESCRIPTION.format(max_body=max_body, per_minute=per_minute or "any number of"),
     )
     api.state.service = service
+    api.state.ballot = Ballot.open(feedback_store) if feedback_store is not None else None
     sessions = mcp.mount(api, server)
-    for module in (leansearch, loogle, statesearch, native):
+    for module in (leansearch, loogle, statesearch):
         api.include_router(module.router(service))
-    if feedback_store is not None:
-        api.include_router(feedback.router(service, feedback_store))
+    api.include_router(native.router(service, api.state.ballot))
+    if api.state.ballot is not None:
+        api.include_router(feedback.router(service, api.state.ballot))
     _add_error_handlers(api)
     api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS)
     return api

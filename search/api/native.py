@@ -16,9 +16,11 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from search.api.service import SearchService, compact
-from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant
+from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant, clean_query
 from search.engine import variants
 from search.engine.alignment import aligned
+from search.feedback.ballot import Ballot
+from search.feedback.sessions import SESSION_PATTERN
 
 FilterValue = str | list[str]
 #: Default length of a dependency list (the cap is MAX_RESULTS).
@@ -37,6 +39,11 @@ class SearchRequest(BaseModel):
         "package, module, group, or a metadata key such as chapter, section, tag, namespace. "
         "`/api/v1/filters` lists them.",
         examples=[{"source": ["mathlib"], "kind": ["theorem", "lemma"]}],
+    )
+    session: str | None = Field(
+        None, pattern=SESSION_PATTERN,
+        description="A session id from an earlier answer, to vote on this search's results under it; "
+        "without one (or with one this server did not issue) the answer carries a new one.",
     )
 
 
@@ -70,6 +77,10 @@ class SearchResponse(BaseModel):
     index_version: str
     count: int
     results: list[ResultModel]
+    session: str | None = Field(
+        None, description="The session this search was served to: name it, with the query, filters, variant, "
+        "a result's id and rank, in `POST /api/v1/feedback` to vote (absent when the server takes no votes).",
+    )
 
 
 class AlignedModel(BaseModel):
@@ -97,16 +108,22 @@ class Neighbours(BaseModel):
     results: list[dict[str, Any]] = Field(description="Compact records (id, name, kind, source, statement, doc, url), most central first.")
 
 
-def router(service: SearchService) -> APIRouter:
+def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
+    """The native routes; with a `ballot`, each search is served to a session that may vote
+    on its results."""
     api = APIRouter(prefix="/api/v1", tags=["Native"])
 
-    def run(query: str, k: int, variant: str, filters: dict[str, Any]) -> SearchResponse:
+    def run(query: str, k: int, variant: str, filters: dict[str, Any], session: str | None) -> SearchResponse:
         checked = service.filters.check(filters)
         results = service.search(query, k, checked, variant)
+        served = None
+        if ballot is not None:
+            served = ballot.session(session)
+            ballot.served(served, clean_query(query), checked, variant, ((r.statement.id, r.rank) for r in results))
         return SearchResponse(
             query=query, k=k, variant=variant, filters=checked,
             index_version=service.index.version, count=len(results),
-            results=[ResultModel(**r.to_dict()) for r in results],
+            results=[ResultModel(**r.to_dict()) for r in results], session=served,
         )
 
     @api.get("/search", response_model=SearchResponse, summary="Search with every filter (GET)")
@@ -121,6 +138,9 @@ def router(service: SearchService) -> APIRouter:
         filter: list[str] | None = Query(
             None, description="Any other filter as `key:value` (repeat for several), e.g. `chapter:Schemes`."
         ),
+        session: str | None = Query(
+            None, pattern=SESSION_PATTERN, description="A session id from an earlier answer (to vote under it)."
+        ),
     ) -> SearchResponse:
         filters: dict[str, list[str]] = {}
         for key, values in (("source", source), ("kind", kind), ("package", package), ("module", module)):
@@ -131,11 +151,11 @@ def router(service: SearchService) -> APIRouter:
             if not colon or not key:
                 raise ApiError(400, f"filter {item!r} is not `key:value`")
             filters.setdefault(key, []).append(value)
-        return run(q, k, variant, filters)
+        return run(q, k, variant, filters, session)
 
     @api.post("/search", response_model=SearchResponse, summary="Search with every filter (POST)")
     def search_post(request: SearchRequest) -> SearchResponse:
-        return run(request.query, request.k, request.variant, request.filters)
+        return run(request.query, request.k, request.variant, request.filters, request.session)
 
     @api.get("/statement/{record_id:path}", summary="One record, every field")
     def statement(record_id: str = Path(description="Record id, e.g. `mathlib:Nat.succ_le_succ`.")) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 One row per (session, query, result): a second click by the same anonymous session on the same
 result for the same query replaces the first. `synchronous=FULL` makes each commit
 reach the disk before `vote` returns, so a vote survives the server being killed right after
-the user saw it acknowledged.
+the user saw it acknowledged. Each row also keeps a keyed hash of the client's address
+(search/feedback/sessions.py), so that the votes of one address on one query can be capped
+and the export can count addresses rather than sessions.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-#: Bumped when the table changes shape; stored in SQLite's `user_version`.
-SCHEMA_VERSION = 1
+#: Bumped when the table changes shape; stored in SQLite's `user_version`. Version 2 added
+#: `address` (rows of version 1 have "" there).
+SCHEMA_VERSION = 2
 #: Longest query, session id and result id accepted (the app cuts queries shorter).
 MAX_TEXT = 2000
 
@@ -32,13 +35,20 @@ CREATE TABLE IF NOT EXISTS votes (
     variant TEXT NOT NULL,
     index_version TEXT NOT NULL,
     timestamp TEXT NOT NULL,
+    address TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (session, query, result_id)
 )
 """
+_ADDRESS_INDEX = "CREATE INDEX IF NOT EXISTS votes_by_address ON votes (address, query)"
+_COLUMNS = "session, query, result_id, vote, rank, filters, variant, index_version, timestamp, address"
 
 
 class FeedbackError(ValueError):
     """A vote that cannot be stored as given (the message says which field is wrong)."""
+
+
+class TooManyVotes(FeedbackError):
+    """The client's address has voted on this query as many times as one address may."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,8 @@ class Vote:
     variant: str = "default"
     index_version: str = ""
     timestamp: str = ""
+    #: The keyed hash of the client's address ("" for votes from before it was kept).
+    address: str = ""
 
 
 class FeedbackStore:
@@ -68,26 +80,40 @@ class FeedbackStore:
         if mode.lower() != "wal":
             raise FeedbackError(f"{self.path}: SQLite refused WAL mode (got {mode})")
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute(_SCHEMA)
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(votes)")}
+            if "address" not in columns:  # a database of version 1
+                self._db.execute("ALTER TABLE votes ADD COLUMN address TEXT NOT NULL DEFAULT ''")
+            self._db.execute(_ADDRESS_INDEX)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
-    def vote(self, vote: Vote) -> Vote:
-        """Store (or replace) a vote and return it once it is committed to disk."""
+    def vote(self, vote: Vote, per_address: int | None = None) -> Vote:
+        """Store (or replace) a vote and return it once it is committed to disk. With
+        `per_address`, a new vote (not one replacing this session's own) is refused with
+        TooManyVotes when the vote's address has that many votes on the query already."""
         _check(vote)
         stamped = Vote(**{**vote.__dict__, "timestamp": vote.timestamp or _now()})
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                if per_address is not None:
+                    _check_cap(self._db, stamped, per_address)
                 self._db.execute(
-                    "INSERT INTO votes (session, query, result_id, vote, rank, filters, variant,"
-                    " index_version, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    f"INSERT INTO votes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (session, query, result_id) DO UPDATE SET vote = excluded.vote,"
                     " rank = excluded.rank, filters = excluded.filters, variant = excluded.variant,"
-                    " index_version = excluded.index_version, timestamp = excluded.timestamp",
+                    " index_version = excluded.index_version, timestamp = excluded.timestamp,"
+                    " address = excluded.address",
                     (
                         stamped.session, stamped.query, stamped.result_id, stamped.vote, stamped.rank,
                         json.dumps(stamped.filters, sort_keys=True, ensure_ascii=False),
-                        stamped.variant, stamped.index_version, stamped.timestamp,
+                        stamped.variant, stamped.index_version, stamped.timestamp, stamped.address,
                     ),
                 )
                 self._db.execute("COMMIT")
@@ -107,12 +133,9 @@ class FeedbackStore:
     def votes(self) -> Iterator[Vote]:
         """Every stored vote, oldest first."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT session, query, result_id, vote, rank, filters, variant, index_version, timestamp"
-                " FROM votes ORDER BY timestamp, rowid"
-            ).fetchall()
-        for session, query, result_id, value, rank, filters, variant, version, timestamp in rows:
-            yield Vote(session, query, result_id, value, rank, json.loads(filters), variant, version, timestamp)
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM votes ORDER BY timestamp, rowid").fetchall()
+        for session, query, result_id, value, rank, filters, variant, version, timestamp, address in rows:
+            yield Vote(session, query, result_id, value, rank, json.loads(filters), variant, version, timestamp, address)
 
     def close(self) -> None:
         with self._lock:
@@ -130,6 +153,21 @@ def _check(vote: Vote) -> None:
             raise FeedbackError(f"{name} is longer than {MAX_TEXT} characters")
     if not isinstance(vote.rank, int) or vote.rank < 1:
         raise FeedbackError(f"rank must be a positive integer, not {vote.rank!r}")
+
+
+def _check_cap(db: sqlite3.Connection, vote: Vote, per_address: int) -> None:
+    """Within the vote's transaction: refuse a new vote past the address's allowance."""
+    replacing = db.execute(
+        "SELECT 1 FROM votes WHERE session = ? AND query = ? AND result_id = ?",
+        (vote.session, vote.query, vote.result_id),
+    ).fetchone()
+    if replacing:
+        return
+    count = db.execute(
+        "SELECT COUNT(*) FROM votes WHERE address = ? AND query = ?", (vote.address, vote.query)
+    ).fetchone()[0]
+    if count >= per_address:
+        raise TooManyVotes(f"this address has {count} votes on this query already; at most {per_address} are taken")
 
 
 def _now() -> str:

@@ -20,10 +20,11 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import quote, urlsplit
 
 from search.record import Statement
+from search.ui.katex import DOLLAR, clean_math, prepare
 
 #: Math delimiters, in the order Gradio and KaTeX try them: containers before what they may
 #: hold (`$$` before `$`; environments, whose text mode may hold `$`, before `$`).
@@ -40,6 +41,9 @@ LATEX_DELIMITERS: list[dict[str, Any]] = [
 #: Longest statement and docstring shown on a card (the upstream link has the rest).
 STATEMENT_CHARS = 3000
 DOC_CHARS = 1500
+#: A statement longer than this, or of more lines, is folded to its first lines ("show all").
+FOLD_CHARS = 600
+FOLD_LINES = 8
 #: Related records (dependencies, dependents, group members) listed per card.
 RELATED_SHOWN = 24
 
@@ -47,6 +51,8 @@ _MATH = [re.compile(re.escape(d["left"]) + r"([\s\S]+?)" + re.escape(d["right"])
 _PLACEHOLDER = re.compile("\x00(\\d+)\x00")
 #: Characters with a meaning in Markdown, HTML, Gradio's math pass or entity syntax.
 _SPECIAL = re.compile(r"[\\`*_{}\[\]()#+\-.!|~<>&=:\"'^%@$]")
+#: References a LaTeX statement makes (`\\ref{lemma-x}`), to link to the records they name.
+REF = re.compile(r"\\(?:ref|eqref|cref|Cref|autoref)\{([^{}]*)\}")
 #: LaTeX text-mode markup shown as what it means (lists, emphasis, references, escapes);
 #: only brace groups without nested braces are read, anything else stays literal.
 _LATEX_PROSE = re.compile(
@@ -54,13 +60,18 @@ _LATEX_PROSE = re.compile(
     r"|(?P<env>\s*\\(?:begin|end)\{(?:enumerate|itemize|description)\}(?:\[[^\]\n]*\])?\s*)"
     r"|\{\\(?:it|em|sl)\s+(?P<it1>[^{}]*)\}|\\(?:emph|textit|textsl)\{(?P<it2>[^{}]*)\}"
     r"|\{\\bf\s+(?P<bf1>[^{}]*)\}|\\textbf\{(?P<bf2>[^{}]*)\}"
-    r"|\\(?:ref|eqref|cite)(?:\[[^\]\n]*\])?\{(?P<ref>[^{}]*)\}"
+    r"|\\(?:ref|eqref|cref|Cref|autoref)\{(?P<ref>[^{}]*)\}"
+    r"|\\cite(?:\[(?P<note>[^\]\n]*)\])?\{(?P<cite>[^{}]*)\}"
+    r"|\\footnote\{(?P<footnote>[^{}]*)\}"
+    r"|(?P<newline>\\\\(?:\[[^\]\n]*\])?|\\newline\b|\\par\b)"
     r"|\\(?P<escaped>[$%&_#{}])"
-    r"|(?P<label>\s*\\label\{[^{}]*\})"
+    r"|(?P<dropped>\s*\\(?:label|index|color|vspace\*?|hspace\*?)\{[^{}]*\}"
+    r"|\\(?:medskip|smallskip|bigskip|noindent)\b\s*)"
 )
-#: Markdown code spans, bold and emphasis in Lean docstrings.
+#: Markdown code spans, links, bold and emphasis in Lean docstrings.
 _DOC_MARKUP = re.compile(
-    r"`(?P<code>[^`\n]+)`|\*\*(?P<bf1>[^*\n]+)\*\*|(?<![\w*])\*(?P<it1>[^*\n]+)\*(?![\w*])"
+    r"`(?P<code>[^`\n]+)`|\[(?P<link>[^\]\n]+)\]\((?P<url>[^()\s]+)\)"
+    r"|\*\*(?P<bf1>[^*\n]+)\*\*|(?<![\w*])\*(?P<it1>[^*\n]+)\*(?![\w*])"
 )
 _INDENT = re.compile(r"\n[ \t]+")
 
@@ -89,6 +100,8 @@ class Card:
     dependents: list[Related] = field(default_factory=list)
     dependents_total: int = 0
     links: list[Related] = field(default_factory=list)
+    #: The records that the statement's `\ref{label}`s name, by label as written.
+    refs: dict[str, Related] = field(default_factory=dict)
 
 
 def _encode(text: str) -> str:
@@ -120,39 +133,60 @@ def record_href(record_id: str) -> str:
     return "?id=" + quote(record_id, safe="")
 
 
-def math_markdown(text: str, limit: int, markdown: bool = False) -> str:
+def math_markdown(
+    text: str, limit: int, markdown: bool = False, refs: Mapping[str, Related] | None = None
+) -> str:
     """Markdown for text with LaTeX math: math kept for KaTeX, the rest literal.
 
-    `markdown` says the text is Markdown (Lean docstrings): `` `x` ``, `**x**` and `*x*` are
-    read; otherwise it is LaTeX, whose own markup is read (and backticks are quotes). Text
-    beyond `limit` characters is cut at a segment boundary.
+    `markdown` says the text is Markdown (Lean docstrings): `` `x` ``, `[text](https://...)`,
+    `**x**` and `*x*` are read; otherwise it is LaTeX, whose own markup is read (and backticks
+    are quotes), a `\\ref` to a label of `refs` becoming a link to that record. Text beyond
+    `limit` characters is cut at a segment boundary.
     """
+    out = []
+    for kind, piece in _pieces(text, limit):
+        if kind == "math":
+            out.append(html.escape(piece, quote=False))
+        elif kind == "prose":
+            out.append(_prose(piece, markdown, refs or {}))
+        else:
+            out.append(" …")
+    return "".join(out).strip()
+
+
+def math_spans(text: str, limit: int) -> list[str]:
+    """The math spans of `text` that `math_markdown` leaves for KaTeX, delimiters included
+    (cleaned: search/ui/katex.py)."""
+    return [piece for kind, piece in _pieces(text, limit) if kind == "math"]
+
+
+def _pieces(text: str, limit: int) -> list[tuple[str, str]]:
+    """`text` as ("math", span) and ("prose", text) pieces, in order, found as Gradio finds
+    them, up to `limit` characters; a last ("cut", "") when the rest is left out."""
     spans: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
         spans.append(match.group(0))
         return f"\x00{len(spans) - 1}\x00"
 
-    held = text.replace("\x00", "")
+    held = prepare(text.replace("\x00", "").replace(DOLLAR, ""))
     for pattern in _MATH:
         held = pattern.sub(hold, held)
-    out: list[str] = []
+    pieces: list[tuple[str, str]] = []
     used = 0
     for i, piece in enumerate(_PLACEHOLDER.split(held)):
         if i % 2:
             math = _restore(spans[int(piece)], spans)
             if used + len(math) > limit:
-                out.append(" …")
-                break
-            out.append(html.escape(math, quote=False))
+                return [*pieces, ("cut", "")]
+            pieces.append(("math", clean_math(math)))
             used += len(math)
-            continue
-        if used + len(piece) > limit:
-            out.append(_prose(piece[: max(0, limit - used)], markdown) + " …")
-            break
-        out.append(_prose(piece, markdown))
-        used += len(piece)
-    return "".join(out).strip()
+        elif used + len(piece) > limit:
+            return [*pieces, ("prose", piece[: max(0, limit - used)].replace(DOLLAR, "\\$")), ("cut", "")]
+        else:
+            pieces.append(("prose", piece.replace(DOLLAR, "\\$")))
+            used += len(piece)
+    return pieces
 
 
 def _restore(math: str, spans: list[str]) -> str:
@@ -160,34 +194,51 @@ def _restore(math: str, spans: list[str]) -> str:
     return _PLACEHOLDER.sub(lambda m: _restore(spans[int(m.group(1))], spans), math)
 
 
-def _prose(text: str, markdown: bool) -> str:
-    """Non-math text: Markdown code, bold and emphasis (Lean docstrings) or LaTeX markup
-    (LaTeX) read, the rest literal."""
+def _prose(text: str, markdown: bool, refs: Mapping[str, Related]) -> str:
+    """Non-math text: Markdown code, links, bold and emphasis (Lean docstrings) or LaTeX
+    markup (LaTeX) read, the rest literal. A `\\ref` to a label in `refs` links to its record."""
     text = _INDENT.sub("\n", text)
     pattern = _DOC_MARKUP if markdown else _LATEX_PROSE
     pieces, at = [], 0
     for match in pattern.finditer(text):
         pieces.append(literal(text[at:match.start()]))
-        pieces.append(_markup(match))
+        pieces.append(_markup(match, refs))
         at = match.end()
     pieces.append(literal(text[at:]))
     return "".join(pieces)
 
 
-def _markup(match: re.Match[str]) -> str:
-    """The HTML for one piece of markup; its text is literal."""
+def _markup(match: re.Match[str], refs: Mapping[str, Related]) -> str:
+    """The HTML for one piece of markup; its text is literal, its links http(s) or ours."""
     found = {k: v for k, v in match.groupdict().items() if v is not None}
     if "code" in found:
         return f"<code>{literal(found['code'])}</code>"
+    if "link" in found:
+        target = safe_url(found["url"])
+        if target is None:
+            return literal(match.group(0))
+        return f'<a href="{attribute(target)}" target="_blank" rel="noopener noreferrer">{literal(found["link"])}</a>'
     if "item" in found:
         return "<br>• " + (literal(found["tag"]) + " " if found.get("tag") else "")
-    if "env" in found or "label" in found:
-        return "\n" if "env" in found else ""
+    if "env" in found:
+        return "\n"
+    if "newline" in found:
+        return "<br>"
+    if "dropped" in found:
+        return " " if found["dropped"].endswith((" ", "\n")) else ""
     for key, tag in (("it1", "em"), ("it2", "em"), ("bf1", "strong"), ("bf2", "strong")):
         if key in found:
             return f"<{tag}>{literal(found[key])}</{tag}>"
     if "ref" in found:
-        return f"&#91;{literal(found['ref'])}&#93;"
+        target = refs.get(found["ref"])
+        if target is None:
+            return f"&#91;{literal(found['ref'])}&#93;"
+        return f'<a href="{attribute(record_href(target.id))}" title="{attribute(target.id)}">{attribute(target.name)}</a>'
+    if "cite" in found:
+        note = f", {literal(found['note'])}" if found.get("note") else ""
+        return f"&#91;{literal(found['cite'])}{note}&#93;"
+    if "footnote" in found:
+        return f" ({literal(found['footnote'])})"
     return literal(found["escaped"])
 
 
@@ -218,10 +269,7 @@ def card_markdown(card: Card) -> str:
     head = ['<div class="ts-head">']
     if card.rank is not None:
         head.append(f'<span class="ts-rank">{card.rank}.</span> ')
-    head.append(f'<a class="ts-name" href="{attribute(record_href(s.id))}">{attribute(s.name)}</a> ')
-    note = str(s.meta.get("note") or "")
-    if note:
-        head.append(f'<span class="ts-note">({attribute(note)})</span> ')
+    head.append(f'<a class="ts-name" href="{attribute(record_href(s.id))}">{attribute(title(s))}</a> ')
     head.append(f'<span class="ts-tag">{attribute(s.kind)}</span> <span class="ts-tag">{attribute(s.source)}</span> ')
     where = _where(s)
     if where:
@@ -231,12 +279,12 @@ def card_markdown(card: Card) -> str:
     head.append("</div>")
     blocks = ["".join(head)]
     if s.formal:
-        blocks.append(lean_block(s.statement))
+        blocks.append(_copy_line(s))
+        statement = lean_block(s.statement)
     else:
-        blocks.append(f'<div class="ts-latex">\n\n{math_markdown(s.statement, STATEMENT_CHARS)}\n\n</div>')
-    # A LaTeX record's doc is the plain text of its body (for search), which the rendered body
-    # already shows; TheoremSearch records carry a slogan there instead, worth showing.
-    if s.doc and (s.formal or "slogans" in s.meta):
+        statement = f'<div class="ts-latex">\n\n{math_markdown(s.statement, STATEMENT_CHARS, refs=card.refs)}\n\n</div>'
+    blocks.append(_folded(statement) if _long(s.statement) else statement)
+    if _doc_shown(s):
         blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, markdown=s.formal)}\n\n</div>')
     blocks.append(_links_line(card))
     if card.signals:
@@ -251,13 +299,76 @@ def card_markdown(card: Card) -> str:
     return "\n\n".join(b for b in blocks if b)
 
 
+def _long(text: str) -> bool:
+    """Whether a statement is folded to its first lines on the card."""
+    return len(text) > FOLD_CHARS or text.count("\n") >= FOLD_LINES
+
+
+def _folded(block: str) -> str:
+    """A statement shown to its first lines, with a "show all" that unfolds it (CSS in
+    search/ui/blocks.py: an open `.ts-more` lifts the height of the `.ts-fold` before it)."""
+    return (f'<div class="ts-fold">\n\n{block}\n\n</div>\n\n<details class="ts-more"><summary>'
+            '<span class="ts-show">show all</span><span class="ts-hide">show less</span></summary></details>')
+
+
+def _copy_line(s: Statement) -> str:
+    """Buttons that copy what a Lean user pastes into the editor: the name, `#check` of it, and
+    the import of its module. A listener in search/ui/blocks.py copies a button's `title`, the
+    text itself (Gradio's sanitizer keeps `title` and drops `data-` and `aria-` attributes)."""
+    texts = [("name", s.name), ("#check", f"#check {s.name}")]
+    if s.module:
+        texts.append(("import", f"import {s.module}"))
+    buttons = (
+        f'<button type="button" class="ts-copy" title="{attribute(text)}">{attribute(label)}</button>'
+        for label, text in texts
+    )
+    return f'<div class="ts-copies">copy: {" ".join(buttons)}</div>'
+
+
+def title(s: Statement) -> str:
+    """What a card is headed by: a Lean declaration's name; for a statement from a text, its
+    kind and number with its note or its label's words ("Lemma 10.3.4 (Nakayama)",
+    "Definition (bisimulation)"), and its tag where it has one, rather than the file path
+    its id may be made of."""
+    if s.formal:
+        return s.name
+    number = str(s.meta.get("number") or "")
+    note = str(s.meta.get("note") or "") or _label_words(s)
+    head = " ".join(p for p in (s.kind.capitalize(), number) if p) + (f" ({note})" if note else "")
+    tag = str(s.meta.get("tag") or "")
+    return head + (f" · {tag}" if tag else "") if head else s.name
+
+
+def _label_words(s: Statement) -> str:
+    """The words of a statement's LaTeX label (`lem:right-exact` -> "right exact"), without the
+    file and kind that labels in the Stacks Project begin with."""
+    words = str(s.meta.get("label") or "").rsplit(":", 1)[-1]
+    stem = str(s.meta.get("file") or "").rsplit("/", 1)[-1].removesuffix(".tex")
+    for prefix in (stem, str(s.meta.get("environment") or ""), s.kind):
+        if prefix and words.startswith(prefix + "-"):
+            words = words[len(prefix) + 1:]
+    return " ".join(re.split(r"[-_]+", words)).strip()
+
+
+def card_math(s: Statement) -> list[str]:
+    """Every math span the card of `s` leaves for KaTeX, as KaTeX gets it
+    (`python -m search.ui.math_check` renders them all)."""
+    spans = [] if s.formal else math_spans(s.statement, STATEMENT_CHARS)
+    return spans + (math_spans(s.doc, DOC_CHARS) if _doc_shown(s) else [])
+
+
+def _doc_shown(s: Statement) -> bool:
+    """A LaTeX record's doc is the plain text of its body (for search), which the rendered body
+    already shows; TheoremSearch records carry a slogan there instead, worth showing."""
+    return bool(s.doc) and (s.formal or "slogans" in s.meta)
+
+
 def _where(s: Statement) -> str:
-    """Where a statement sits: a Lean module, or a text's chapter, section and number."""
+    """Where a statement sits: a Lean module, or a text's chapter and section."""
     if s.formal:
         return s.module or s.package
     parts = [str(s.meta.get(key) or "") for key in ("chapter", "section")]
-    number = str(s.meta.get("number") or "")
-    return " › ".join(p for p in parts if p) + (f" · {number}" if number else "")
+    return " › ".join(p for p in parts if p)
 
 
 def _links_line(card: Card) -> str:

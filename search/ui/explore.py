@@ -12,7 +12,7 @@ from search.engine.graph import DependencyGraph
 from search.engine.engine import Result
 from search.index.store import Index
 from search.record import Statement
-from search.ui.cards import RELATED_SHOWN, Card, Related
+from search.ui.cards import REF, RELATED_SHOWN, Card, Related, title
 
 
 class Explorer:
@@ -21,6 +21,7 @@ class Explorer:
     def __init__(self, index: Index, graph: DependencyGraph) -> None:
         self.index = index
         self.graph = graph
+        self.labels = _labels(index)
 
     def result_card(self, result: Result) -> Card:
         members = [self.index.position[m] for m in result.members if m in self.index.position]
@@ -60,7 +61,21 @@ class Explorer:
             dependents=self._related(users[:RELATED_SHOWN]),
             dependents_total=len(users),
             links=self._related(links),
+            refs=self._refs(statement),
         )
+
+    def _refs(self, statement: Statement) -> dict[str, Related]:
+        """The records named by the statement's `\\ref{label}`s: a label as written, or (the
+        Stacks Project's references within a chapter) prefixed by its file's name."""
+        if statement.formal:
+            return {}
+        stem = str(statement.meta.get("file") or "").rsplit("/", 1)[-1].removesuffix(".tex")
+        found: dict[str, int] = {}
+        for label in dict.fromkeys(REF.findall(statement.statement)):
+            position = self.labels.get((statement.source, label)) or self.labels.get((statement.source, f"{stem}-{label}"))
+            if position is not None:
+                found[label] = position
+        return dict(zip(found, self._related(list(found.values()))))
 
     def _members(self, head: str) -> list[int]:
         """Positions of the records of the group headed by `head`, the head left out: a scan of
@@ -70,4 +85,17 @@ class Explorer:
         return [p for p, record_id in zip(positions.tolist(), ids) if record_id != head]
 
     def _related(self, positions: list[int]) -> list[Related]:
-        return [Related(s.id, s.name, s.source) for s in self.index.records.take(positions)]
+        return [Related(s.id, title(s), s.source) for s in self.index.records.take(positions)]
+
+
+def _labels(index: Index) -> dict[tuple[str, str], int]:
+    """(source, LaTeX label) -> position of the record it labels, for the LaTeX records
+    (their `meta.label`)."""
+    records = index.records
+    labels, label_codes = records.encode_meta("label")
+    sources, source_codes = records.encode("source")
+    positions = np.flatnonzero(label_codes >= 0)
+    return {
+        (sources[source_codes[p]], labels[label_codes[p]]): int(p)
+        for p in positions.tolist() if labels[label_codes[p]]
+    }

@@ -14,7 +14,8 @@ from search import config
 from search.api.service import SearchService
 from search.api.validation import ApiError
 from search.engine import variants
-from search.feedback.store import FeedbackError, FeedbackStore, Vote
+from search.feedback.ballot import Ballot, VoteRefused
+from search.feedback.store import FeedbackError, Vote
 from search.ui.cards import attribute, card_markdown, literal
 from search.ui.explore import Explorer
 from search.ui.facets import Facets
@@ -29,9 +30,10 @@ HINT = (
 class SearchPage:
     """The search page's actions over one index and one vote store."""
 
-    def __init__(self, service: SearchService, store: FeedbackStore) -> None:
+    def __init__(self, service: SearchService, ballot: Ballot) -> None:
         self.service = service
-        self.store = store
+        self.ballot = ballot
+        self.store = ballot.store
         self.index = service.index
         self.facets = Facets.from_records(self.index.records)
         self.explorer = Explorer(self.index, service.graph)
@@ -78,6 +80,8 @@ class SearchPage:
             return None, f"⚠️ {literal(error.message)}"
         query = request.query.strip()
         votes = self.store.session_votes(session, query) if session else {}
+        if session:
+            self.ballot.served(session, query, request.filters, request.variant, ((r.statement.id, r.rank) for r in results))
         cards = []
         for result in results:
             card = self.explorer.result_card(result)
@@ -111,21 +115,22 @@ class SearchPage:
         }
 
     def vote(
-        self, page: dict[str, Any] | None, session: str | None, result_id: str, value: int
+        self, page: dict[str, Any] | None, session: str | None, result_id: str, value: int, address: str
     ) -> tuple[bool, str]:
-        """Store a vote on a result of `page`: whether it is saved, and a status line."""
+        """Store a vote on a result of `page` from a client at `address` (checked as every vote
+        is: search/feedback/ballot.py): whether it is saved, and a status line."""
         if not page or not page.get("query"):
             return False, "⚠️ votes are on the results of a search"
         item = next((c for c in page["cards"] if c["id"] == result_id), None)
         if item is None or not session:
             return False, "⚠️ this result is no longer shown; search again to vote"
         try:
-            self.store.vote(Vote(
+            self.ballot.vote(Vote(
                 session=session, query=page["query"], result_id=result_id, vote=value,
                 rank=item["rank"], filters=page["filters"], variant=page["variant"],
                 index_version=self.index.version,
-            ))
-        except FeedbackError as error:
+            ), address)
+        except (VoteRefused, FeedbackError) as error:
             return False, f"⚠️ vote not saved: {literal(str(error))}"
         item["vote"] = value
         thumb = "👍" if value > 0 else "👎"

@@ -36,7 +36,7 @@ def take(url: str, out: Path, width: int = 1440, height: int = 1250) -> list[Pat
         for name, (query, expand) in SHOTS.items():
             page.goto(url.rstrip("/") + "/" + query)
             page.wait_for_selector(".ts-card")
-            page.wait_for_function("document.querySelector('#status').innerText.length > 0")
+            page.wait_for_selector("#results-heading")
             if expand:
                 for summary in page.locator(".ts-card summary").all():
                     summary.click()

@@ -7,51 +7,17 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import quote
 
 import pytest
 
-from tests.live_server import live_server
+from tests.browser.conftest import CHROMIUM, TIMEOUT
 from tests.ui.fixture_index import HOSTILE_NAME
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
 ]
-TIMEOUT = 60_000  # ms: generous, the machine running the tests may be busy
-
-
-@pytest.fixture(scope="module")
-def server(ui_index_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The real app (`app.make_app`) served by uvicorn on a free port, in a thread."""
-    import app
-
-    db = tmp_path_factory.mktemp("feedback") / "votes.sqlite"
-    with live_server(app.make_app(str(ui_index_dir), db)) as url:
-        yield url + "/", db
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser, server):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.dialogs = []
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    yield page
-    context.close()
 
 
 def _votes(db: Path) -> list[tuple]:
@@ -67,7 +33,7 @@ def test_search_filter_vote_and_share(page, server) -> None:  # type: ignore[no-
     box.press("Enter")
     page.wait_for_selector("#card-1")
     assert "mul_comm" in page.inner_text("#card-1")
-    assert "results for “multiplication is commutative”" in page.inner_text("#status")
+    assert "results for “multiplication is commutative”" in page.inner_text("#results-heading")
 
     page.click("#filter-source input[role=combobox]")
     page.click("[role=option][aria-label='mathlib']")
@@ -114,7 +80,7 @@ def test_record_links_explore_dependents(page, server) -> None:  # type: ignore[
     base, _ = server
     page.goto(base + "?id=stacks:0003")
     page.wait_for_selector("#card-0")
-    assert "Record stacks:0003" in page.inner_text("#status")
+    assert "Record stacks:0003" in page.inner_text("#results-heading")
     page.locator("#card-0 summary", has_text="Used by").click()
     with page.expect_popup() as opened:  # Gradio opens Markdown links in a new tab
         page.locator("#card-0 details a", has_text="00A2").click()
@@ -122,7 +88,7 @@ def test_record_links_explore_dependents(page, server) -> None:  # type: ignore[
     record.set_default_timeout(TIMEOUT)
     record.wait_for_selector("#card-0")
     assert record.url.endswith("?id=stacks%3A00A2")
-    assert "Record stacks:00A2" in record.inner_text("#status") and "Uses (2)" in record.inner_text("#card-0")
+    assert "Record stacks:00A2" in record.inner_text("#results-heading") and "Uses (2)" in record.inner_text("#card-0")
 
 
 HOSTILE_QUERY = (
@@ -132,7 +98,9 @@ HOSTILE_QUERY = (
 
 
 def _nothing_ran_and_nothing_links_out(page) -> None:  # type: ignore[no-untyped-def]
-    assert page.locator("#status img, #status script, #status a, .ts-card img, .ts-card script").count() == 0
+    shown = "#status, #results-heading, .ts-card"
+    assert page.locator(", ".join(f"{where} {tag}" for where in shown.split(", ") for tag in ("img", "script"))).count() == 0
+    assert page.locator("#status a, #results-heading a").count() == 0
     hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
     assert hrefs and all(h.startswith(("http://", "https://")) for h in hrefs), hrefs
     page.wait_for_timeout(500)
@@ -146,16 +114,16 @@ def test_hostile_queries_and_names_show_as_text(page, server) -> None:  # type: 
     box.fill(HOSTILE_QUERY)
     box.press("Enter")
     page.wait_for_selector("#card-1")
-    assert f"for “{HOSTILE_QUERY}”" in page.inner_text("#status")  # the query, character for character
+    assert f"for “{HOSTILE_QUERY}”" in page.inner_text("#results-heading")  # the query, character for character
     name = HOSTILE_NAME.removeprefix("evil:")
     card = page.locator("[id^=card-]", has=page.locator(".ts-name", has_text="[named](javascript:")).first
     assert card.locator(".ts-name").inner_text() == name  # found, and shown as written
-    assert page.locator("#status .katex, .ts-card .ts-name .katex").count() == 0  # no `$...$` typeset there
+    assert page.locator("#status .katex, #results-heading .katex, .ts-card .ts-name .katex").count() == 0  # no `$...$` typeset there
     source = card.locator(".ts-links a", has_text="source")  # the quote in its URL ends no attribute
     assert source.get_attribute("href") == 'https://example.org/x"><script>window.__xss=14</script>'
     _nothing_ran_and_nothing_links_out(page)
 
     page.goto(base + "?id=" + quote(HOSTILE_NAME, safe=""))  # the record's own page, from its link
     page.wait_for_selector("#card-0")
-    assert page.inner_text("#card-0 .ts-name") == name and name in page.inner_text("#status")
+    assert page.inner_text("#card-0 .ts-name") == name and name in page.inner_text("#results-heading")
     _nothing_ran_and_nothing_links_out(page)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from search.feedback.store import FeedbackError, FeedbackStore, Vote
+from search.feedback.store import FeedbackError, FeedbackStore, TooManyVotes, Vote
 
 
 def _vote(**changes) -> Vote:
@@ -43,7 +43,40 @@ def test_wal_mode_and_schema_on_disk(tmp_path: Path) -> None:
     columns = [row[1] for row in db.execute("PRAGMA table_info(votes)")]
     assert columns == [
         "session", "query", "result_id", "vote", "rank", "filters", "variant", "index_version", "timestamp",
+        "address",
     ]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_version_1_database_gains_the_address_column_and_keeps_its_votes(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE votes (session TEXT NOT NULL, query TEXT NOT NULL, result_id TEXT NOT NULL,"
+        " vote INTEGER NOT NULL CHECK (vote IN (-1, 1)), rank INTEGER NOT NULL, filters TEXT NOT NULL,"
+        " variant TEXT NOT NULL, index_version TEXT NOT NULL, timestamp TEXT NOT NULL,"
+        " PRIMARY KEY (session, query, result_id))"
+    )
+    db.execute("INSERT INTO votes VALUES ('s', 'q', 'm:x', 1, 1, '{}', 'default', 'v', '2025-01-01T00:00:00+00:00')")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    store = FeedbackStore(path)
+    assert [(v.session, v.result_id, v.address) for v in store.votes()] == [("s", "m:x", "")]
+    store.vote(_vote(address="k1"))
+    assert {v.address for v in store.votes()} == {"", "k1"}
+
+
+def test_an_address_may_cast_so_many_new_votes_on_a_query(tmp_path: Path) -> None:
+    store = FeedbackStore(tmp_path / "f.sqlite")
+    for n in range(3):
+        store.vote(_vote(session=f"s{n}", address="k1"), per_address=3)
+    with pytest.raises(TooManyVotes, match="has 3 votes on this query already; at most 3"):
+        store.vote(_vote(session="s9", address="k1"), per_address=3)
+    store.vote(_vote(session="s0", address="k1", vote=-1), per_address=3)  # changing one's own vote
+    store.vote(_vote(session="s9", address="k2"), per_address=3)  # another address
+    store.vote(_vote(session="s9", address="k1", query="other"), per_address=3)  # another query
+    assert len(list(store.votes())) == 5 and [v.vote for v in store.votes() if v.session == "s0"] == [-1]
 
 
 @pytest.mark.parametrize(

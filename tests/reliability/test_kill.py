@@ -1,7 +1,9 @@
 """Twenty clients vote through `POST /api/v1/feedback` while `python app.py` is killed with
 SIGKILL and started again: every vote the server answered "saved" is in the database after the
-last kill, and every row is whole and one that a client sent. CI kills it twice (once while the
-votes come in, once at the end); `-m slow` kills it every few seconds for a minute."""
+last kill, and every row is whole and one that a client sent. Each vote is on a result of a
+search the client made just before, under the session that search's answer carried (the
+server takes no other). CI kills it twice (once while the votes come in, once at the end);
+`-m slow` kills it every few seconds for a minute."""
 
 from __future__ import annotations
 
@@ -20,41 +22,54 @@ from tests.live_server import AppProcess
 from tests.ui.fixture_index import ui_index
 
 WRITERS = 20
-RESULTS = ["mathlib:mul_comm", "mathlib:add_comm", "mathlib:Nat.succ_le_succ", "stacks:0003", "stacks:00A1"]
 
 
 @dataclass
 class Writer:
-    """One client: votes one after another, each sent again until the server says it is saved
-    (a vote whose answer was lost may be stored already; sending it again changes nothing)."""
+    """One client: searches, votes on a result of the answer, and sends the vote again (after a
+    new search if the server asks for one) until the server says it is saved (a vote whose
+    answer was lost may be stored already; sending it again changes nothing)."""
 
     number: int
     url: str
     stop: threading.Event
+    session: str | None = None
     sent: dict[tuple[str, str, str], int] = field(default_factory=dict)
     saved: dict[tuple[str, str, str], int] = field(default_factory=dict)
     refused: int = 0  # attempts that got no success answer (server down, connection cut)
 
-    def vote(self, step: int) -> dict[str, object]:
-        return {"session": f"writer-{self.number}", "query": f"query {self.number}.{step}",
-                "result_id": RESULTS[step % len(RESULTS)], "vote": 1 if step % 3 else -1,
-                "rank": 1 + step % 10, "filters": {"source": "mathlib"} if step % 2 else {}}
+    def search(self, client: httpx.Client, step: int) -> dict[str, object]:
+        """The vote of this step, on a result of a search made now (raises when the server is down)."""
+        params: dict[str, object] = {"q": f"query {self.number}.{step}", "k": 10, "session": self.session or None}
+        if step % 2:
+            params["source"] = "mathlib"
+        found = client.get(f"{self.url}/api/v1/search", params={k: v for k, v in params.items() if v})
+        found.raise_for_status()
+        answer = found.json()
+        self.session = answer["session"]
+        result = answer["results"][step % len(answer["results"])]
+        return {"session": answer["session"], "query": answer["query"], "result_id": result["id"],
+                "vote": 1 if step % 3 else -1, "rank": result["rank"], "filters": answer["filters"]}
 
     def run(self) -> None:
         step = 0
+        body = None
         with httpx.Client(timeout=10) as client:
             while not self.stop.is_set():
-                body = self.vote(step)
-                key = (str(body["session"]), str(body["query"]), str(body["result_id"]))
-                self.sent[key] = int(body["vote"])  # type: ignore[call-overload]
                 try:
+                    body = body or self.search(client, step)
+                    key = (str(body["session"]), str(body["query"]), str(body["result_id"]))
+                    self.sent[key] = int(body["vote"])  # type: ignore[call-overload]
                     response = client.post(f"{self.url}/api/v1/feedback", json=body)
                     saved = response.status_code == 200 and response.json()["saved"] is True
+                    if response.status_code in (403, 409):  # not served (any more): search again
+                        body = None
                 except httpx.HTTPError:
                     saved = False
                 if saved:
                     self.saved[key] = self.sent[key]
                     step += 1
+                    body = None
                 else:
                     self.refused += 1
                     time.sleep(0.05)

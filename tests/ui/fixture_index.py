@@ -1,6 +1,8 @@
-"""A small index for the app's tests: Mathlib and Stacks-like fixtures plus hostile records
+"""A small index for the app's tests: Mathlib and Stacks-like fixtures, hostile records
 (Lean declarations and a LaTeX theorem whose text, name and link hold script, HTML, Markdown
-`javascript:` links and math that Gradio would typeset).
+`javascript:` links and math that Gradio would typeset), and a book whose math holds what
+KaTeX cannot take as written (`\\label`, `\\xymatrix`, an author's macro), and a Lean
+declaration whose docstring links to the Stacks Project in Markdown.
 
 Built once per test session (a few seconds) and shared by tests/ui and tests/browser.
 """
@@ -33,6 +35,8 @@ def ui_index(factory: pytest.TempPathFactory) -> Path:
             f"stacks={FIXTURES / 'latex' / 'stackslike'}",
             f"evil={FIXTURES / 'ui' / 'hostile.jsonl'}",
             f"hostile={FIXTURES / 'ui' / 'hostile_tex'}",
+            f"books={FIXTURES / 'ui' / 'books'}",
+            f"links={FIXTURES / 'ui' / 'links.jsonl'}",
         ]
         build_index(out, BuildOptions(sources=sources, views=("name", "text"), progress=False))
     return out

@@ -91,3 +91,17 @@ def test_the_query_box_event_answers_bad_input_with_a_message(ui_index_dir: Path
         for data in ([None, "ring", *filters, "many", "default"], [None, 5, [5], *filters[1:], 10, "default"]):
             done = _search_event(base, data)
             assert not done["success"] and done["output"]["error"] and "Traceback" not in json.dumps(done)
+
+
+def test_the_page_configuration_carries_no_filter_values_but_the_sources(ui_index_dir: Path, tmp_path: Path) -> None:
+    """Each page load sends the configuration (in `/` and at `/config`): the lists of filter
+    values come when a list is opened, for the sources chosen then."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(app.make_app(str(ui_index_dir), tmp_path / "f.sqlite")) as client:
+        config = client.get("/config").json()
+        lists = {c["props"].get("elem_id"): c["props"] for c in config["components"] if c["type"] == "dropdown"}
+        assert lists["filter-source"]["choices"]  # a handful of sources, needed to narrow the rest
+        others = {key: props["choices"] for key, props in lists.items() if key != "filter-source"}
+        assert set(others) >= {"filter-kind", "filter-section"} and all(c == [] for c in others.values()), others
+        assert "Tensor products" not in client.get("/").text  # a section of the fixture book

@@ -7,7 +7,7 @@ import pytest
 
 from search.record import Statement
 from search.ui.cards import (
-    Card, Related, card_markdown, lean_block, literal, math_markdown, record_href, safe_url,
+    Card, Related, card_markdown, lean_block, literal, math_markdown, record_href, safe_url, title,
 )
 
 HOSTILE = (
@@ -15,7 +15,7 @@ HOSTILE = (
     "![y](javascript:alert(4)) <javascript:alert(5)> **bold** # heading\n    indented `code`"
 )
 #: Tags a card may contain; anything else would have come from corpus text.
-OUR_TAGS = {"div", "span", "pre", "code", "a", "details", "summary", "br", "em", "strong", "small"}
+OUR_TAGS = {"div", "span", "pre", "code", "a", "details", "summary", "br", "em", "strong", "small", "button"}
 
 
 def _shown(markdown: str) -> str:
@@ -46,10 +46,9 @@ def test_latex_statement_keeps_math_and_neutralises_the_rest() -> None:
     text = "Let $a<b$ and $$\\sum_{i<n} i$$ hold. " + HOSTILE + " \\[x > y\\] $\\href{javascript:alert(6)}{z}$"
     out = math_markdown(text, limit=10_000)
     assert "$a&lt;b$" in out and "$$\\sum_{i&lt;n} i$$" in out and "\\[x &gt; y\\]" in out
-    # The math keeps its text for KaTeX (which renders \href inert without `trust`).
-    assert "$\\href{javascript:alert(6)}{z}$" in out
-    prose = out.replace("$\\href{javascript:alert(6)}{z}$", "")
-    assert "javascript:" not in prose and "<script" not in out and "<img" not in out
+    # \href keeps only its text: no URL reaches KaTeX, let alone a link.
+    assert "${z}$" in out
+    assert "javascript:" not in out and "<script" not in out and "<img" not in out
     assert "](" not in out and _tags(out) <= OUR_TAGS
 
 
@@ -121,6 +120,67 @@ def test_latex_card_shows_its_place_and_no_duplicate_plain_text() -> None:
     statement = _statement(statement="Let $R$ be a ring.", doc="Let R be a ring.",
                            meta={"chapter": "Algebra", "section": "Rings", "number": "10.3.4", "note": "Key"})
     out = card_markdown(Card(statement))
-    assert "Algebra › Rings · 10&#46;3&#46;4" in out and "(Key)" in out
+    assert ">Theorem 10&#46;3&#46;4 &#40;Key&#41;</a>" in out and ">Algebra › Rings</span>" in out
     assert "Let R be a ring" not in out and "$R$" in out
     assert "ts-rank" not in out and "score" not in out  # a record shown alone
+
+
+@pytest.mark.parametrize(
+    "meta, kind, expected",
+    [
+        ({"number": "10.12.10", "note": "", "tag": "00DF", "label": "algebra-lemma-tensor-exact", "file": "algebra.tex"},
+         "lemma", "Lemma 10.12.10 (tensor exact) · 00DF"),
+        ({"note": "Bisimulation", "label": ""}, "definition", "Definition (Bisimulation)"),
+        ({"label": "lem:right-exact"}, "lemma", "Lemma (right exact)"),
+        ({"label": "mod:mar:mdq:ex:model-K-of-Q", "environment": "ex"}, "example", "Example (model K of Q)"),
+        ({"label": "adequate-definition-module-valued-functor", "file": "adequate.tex", "environment": "definition"},
+         "definition", "Definition (module valued functor)"),
+        ({}, "theorem", "Theorem"),
+    ],
+)
+def test_text_statements_are_titled_by_kind_number_and_name_not_a_path(meta: dict, kind: str, expected: str) -> None:
+    statement = _statement(name="content/logic/bisimulations/definition-1", kind=kind, meta=meta)
+    assert title(statement) == expected
+    assert title(Statement(id="m:x", source="m", kind="theorem", name="Nat.succ_le", statement="", language="lean")) == "Nat.succ_le"
+
+
+def test_docstring_links_are_links_when_http_and_text_otherwise() -> None:
+    out = math_markdown("See [Stacks 00DV](https://stacks.math.columbia.edu/tag/00DV) and "
+                        "[x](javascript:alert(1)) and [y](data:text/html,z).", 1000, markdown=True)
+    assert re.findall(r'href="([^"]*)"', out) == ["https&#58;//stacks&#46;math&#46;columbia&#46;edu/tag/00DV"]
+    assert ">Stacks 00DV</a>" in out and 'rel="noopener noreferrer"' in out
+    assert "javascript:" not in out and "&#91;x&#93;&#40;javascript&#58;alert&#40;1&#41;&#41;" in out
+    assert _tags(out) <= OUR_TAGS
+
+
+def test_refs_link_to_the_records_they_name_and_latex_prose_markup_is_read() -> None:
+    text = ("By Lemma \\ref{lemma-a} and \\ref{lemma-b} \\cite[Ch. 2]{Mat} we get\\\\ this\\footnote{Really.}"
+            "\\index{ring} \\medskip\\noindent done.")
+    out = math_markdown(text, 1000, refs={"lemma-a": Related("stacks:00A1", "Lemma 1.2 · 00A1", "stacks")})
+    assert '<a href="?id&#61;stacks&#37;3A00A1" title="stacks&#58;00A1">Lemma 1&#46;2 · 00A1</a>' in out
+    assert "&#91;lemma&#45;b&#93;" in out and "&#91;Mat, Ch&#46; 2&#93;" in out
+    assert "get<br> this (Really&#46;)" in out and "index" not in out and "noindent" not in out
+    assert _shown(out).endswith("done.")
+
+
+def test_lean_cards_offer_the_name_check_and_import_to_copy() -> None:
+    statement = Statement(id="mathlib:Nat.succ_le", source="mathlib", kind="theorem", name="Nat.succ_le",
+                          statement="theorem succ_le : n < m ↔ n + 1 ≤ m", language="lean", module="Mathlib.Order.Basic")
+    out = card_markdown(Card(statement))
+    copies = [html.unescape(c) for c in re.findall(r'class="ts-copy" title="([^"]*)"', out)]
+    assert copies == ["Nat.succ_le", "#check Nat.succ_le", "import Mathlib.Order.Basic"]
+    assert 'title="&#35;check Nat&#46;succ&#95;le">&#35;check</button>' in out
+    hostile = card_markdown(Card(Statement(id="e:x", source="e", kind="theorem", name='x"><img src=y onerror=z>',
+                                           statement="", language="lean")))
+    assert "<img" not in hostile and _tags(hostile) <= OUR_TAGS
+    assert html.unescape(re.findall(r'class="ts-copy" title="([^"]*)"', hostile)[0]) == 'x"><img src=y onerror=z>'  # one attribute
+    assert "ts-copy" not in card_markdown(Card(_statement(statement="Let $R$ be a ring.")))
+
+
+def test_long_statements_fold_with_show_all() -> None:
+    short = card_markdown(Card(_statement(statement="Let $R$ be a ring.")))
+    assert "ts-fold" not in short and "show all" not in short
+    for text in ("word " * 200, "line\n" * 9):
+        out = card_markdown(Card(_statement(statement=text)))
+        assert '<div class="ts-fold">' in out and '<details class="ts-more">' in out and "show all" in out
+        assert out.index("ts-fold") < out.index("ts-latex") < out.index("ts-more")

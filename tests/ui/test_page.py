@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from search.api.service import SearchService
 from search.engine.engine import Engine
+from search.feedback.ballot import Ballot
 from search.feedback.store import FeedbackStore
 from search.index.store import Index
 from search.ui.page import HINT, SearchPage
@@ -23,7 +24,7 @@ def service(ui_index_dir: Path) -> SearchService:
 
 @pytest.fixture()
 def page(service: SearchService, tmp_path: Path) -> SearchPage:
-    return SearchPage(service, FeedbackStore(tmp_path / "votes.sqlite"))
+    return SearchPage(service, Ballot.open(FeedbackStore(tmp_path / "votes.sqlite")))
 
 
 def test_search_gives_cards_a_status_and_a_shareable_url(page: SearchPage) -> None:
@@ -68,9 +69,8 @@ def test_record_page_shows_one_record_with_what_it_uses_and_what_uses_it(page: S
 def test_hostile_records_render_as_text(page: SearchPage) -> None:
     for record in (HOSTILE_LEAN, HOSTILE_LATEX, HOSTILE_NAME):
         markdown = page.run(SearchRequest(record=record), "s1")[0]["cards"][0]["markdown"]
-        # Only the math keeps `javascript:`, for KaTeX, which renders \href without a link.
-        prose = markdown.replace("$\\href{javascript:window.__xss=10}{z}$", "")
-        assert "<script" not in markdown and "<img" not in markdown and "javascript:" not in prose
+        # Math keeps \href's text only: `javascript:` reaches the page nowhere.
+        assert "<script" not in markdown and "<img" not in markdown and "javascript:" not in markdown
 
 
 def test_hostile_queries_and_names_reach_the_status_line_as_text(page: SearchPage) -> None:
@@ -82,23 +82,41 @@ def test_hostile_queries_and_names_reach_the_status_line_as_text(page: SearchPag
 
 
 def test_votes_are_stored_changed_and_shown_again(page: SearchPage) -> None:
-    result, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), "s1")
+    s1, s2 = page.ballot.session(None), page.ballot.session(None)
+    result, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), s1)
     first = result["cards"][0]["id"]
-    assert page.vote(result, "s1", first, 1)[0]
-    saved, line = page.vote(result, "s1", first, -1)
+    assert page.vote(result, s1, first, 1, "10.0.0.1")[0]
+    saved, line = page.vote(result, s1, first, -1, "10.0.0.1")
     assert saved and line.startswith("👎 saved for mul&#95;comm (result 1)")
     (vote,) = page.store.votes()
     assert (vote.query, vote.result_id, vote.vote, vote.rank, vote.filters) == (
         "multiplication is commutative", first, -1, 1, {"source": ["mathlib"]})
-    assert vote.index_version == page.index.version and vote.session == "s1"
-    again, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), "s1")
+    assert vote.index_version == page.index.version and vote.session == s1
+    assert vote.address and "10.0.0.1" not in vote.address  # a keyed hash, not the address
+    again, _ = page.run(SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3), s1)
     assert again["cards"][0]["vote"] == -1
-    assert page.run(SearchRequest("multiplication is commutative", k=3), "s2")[0]["cards"][0]["vote"] == 0
-    assert not page.vote(result, None, first, 1)[0]
-    assert not page.vote(result, "s1", "mathlib:not_shown", 1)[0]
-    record, _ = page.run(SearchRequest(record=first), "s1")
-    assert page.vote(record, "s1", first, 1) == (False, "⚠️ votes are on the results of a search")
+    assert page.run(SearchRequest("multiplication is commutative", k=3), s2)[0]["cards"][0]["vote"] == 0
+    assert not page.vote(result, None, first, 1, "10.0.0.1")[0]
+    assert not page.vote(result, s1, "mathlib:not_shown", 1, "10.0.0.1")[0]
+    record, _ = page.run(SearchRequest(record=first), s1)
+    assert page.vote(record, s1, first, 1, "10.0.0.1") == (False, "⚠️ votes are on the results of a search")
     assert len(list(page.store.votes())) == 1
+
+
+def test_the_page_votes_only_under_sessions_it_issued_on_results_it_served(page: SearchPage) -> None:
+    issued = page.ballot.session(None)
+    assert page.ballot.session(issued) == issued and page.ballot.session("made-up") != "made-up"
+    request = SearchRequest("multiplication is commutative", {"source": ["mathlib"]}, k=3)
+    result, _ = page.run(request, issued)
+    first = result["cards"][0]["id"]
+    saved, line = page.vote(result, "made-up-session", first, 1, "10.0.0.1")  # a forged browser state
+    assert not saved and "not one this server issued" in line
+    page.run(request, "made-up-session")
+    assert len(page.ballot.served_results) == 1  # only the issued session's list is kept
+    other = page.ballot.session(None)  # a real session that was never shown this list
+    saved, line = page.vote(result, other, first, 1, "10.0.0.1")
+    assert not saved and "search again" in line
+    assert list(page.store.votes()) == []
 
 
 @pytest.mark.parametrize("query", [q for q in SPECIMENS if q.strip()] + ["ring" + "\u0301" * 50])
