@@ -87,19 +87,14 @@ SCHEMA = pa.schema(
 )
 
 
-def to_table(statements: Iterable[Statement]) -> pa.Table:
-    """Records as an Arrow table with the fixed schema, column by column (`meta` as JSON)."""
+def write_parquet(statements: Iterable[Statement], path: Path) -> None:
+    """Write records to a Parquet file with the fixed schema (zstd-compressed), column-wise."""
     statements = list(statements)
     columns = {
         name: [getattr(s, name) for s in statements] for name in SCHEMA.names if name != "meta"
     }
     columns["meta"] = [json.dumps(s.meta, ensure_ascii=False, sort_keys=True) for s in statements]
-    return pa.table(columns, schema=SCHEMA)
-
-
-def write_parquet(statements: Iterable[Statement], path: Path) -> None:
-    """Write records to a Parquet file with the fixed schema (zstd-compressed)."""
-    pq.write_table(to_table(statements), path, compression="zstd")
+    pq.write_table(pa.table(columns, schema=SCHEMA), path, compression="zstd")
 
 
 #: Rows per record batch turned into Statements at a time when iterating over every record.

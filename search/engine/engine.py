@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 import pyarrow.compute as pc
 
 from search.engine import variants
-from search.engine.features import RecordArrays
 from search.engine.fusion import fuse
 from search.engine.names import NameTable, TitleTable, spelled_names
 from search.engine.query import ParsedQuery, parse_query
@@ -25,9 +23,6 @@ from search.engine.stages import Signals, StageContext
 from search.index.store import Index
 from search.record import Statement
 from search.text.tokenize import name_tokens, tokenize
-
-if TYPE_CHECKING:
-    import lightgbm
 
 #: Filter keys read from the record's own field; every other key is a `meta` key.
 RECORD_FILTERS = ("source", "kind", "package", "module", "group", "language")
@@ -95,41 +90,19 @@ class Engine:
         When `timings` is given, the seconds spent in each stage (parse, filters, name,
         lexical, embed, dense, fusion, grouping) are added to it, for the benchmark.
         """
+        ranking = self.resolve(variant)
         if k < 1:
             raise ValueError(f"the number of results must be at least 1, got {k}")
         clock = _Stopwatch(timings)
-        with clock("filters"):
-            allowed = self._mask(filters) if filters else None
-        context, fused = self.scored(query, self.resolve(variant), allowed, k, clock)
-        with clock("grouping"):
-            return self._collapse(fused, context.signals, k, allowed)
-
-    def scored(
-        self, query: str, ranking: Ranking, allowed: np.ndarray | None = None, k: int = 10,
-        clock: "_Stopwatch | None" = None,
-    ) -> tuple[StageContext, dict[int, float]]:
-        """What the query found (every signal's candidates, as the stages see them) and the
-        ranking's score of each record found, before StatementGroups are formed: the search
-        itself, and what a learned stage is trained on (`search/learn/reranker.py`)."""
-        clock = clock or _Stopwatch(None)
         with clock("parse"):
             parsed = parse_query(query)
-        signals, bm25, vector = self._signals(parsed, ranking, allowed, max(ranking.candidates, k * 4), clock)
+        with clock("filters"):
+            allowed = self._mask(filters) if filters else None
+        signals, bm25 = self._signals(parsed, ranking, allowed, max(ranking.candidates, k * 4), clock)
         with clock("fusion"):
-            context = StageContext(parsed, signals, self.index, bm25, vector, self)
-            return context, fuse(ranking, context)
-
-    @cached_property
-    def record_arrays(self) -> RecordArrays:
-        """Per-record values a learned stage reads (`search.engine.features`)."""
-        return RecordArrays(self.index)
-
-    @cached_property
-    def reranker(self) -> "lightgbm.Booster":
-        """The learned reranker the index holds (`search.engine.rerank`), loaded on first use."""
-        from search.engine.rerank import load_model
-
-        return load_model(self.index.directory)
+            fused = fuse(ranking, StageContext(parsed, signals, self.index, bm25))
+        with clock("grouping"):
+            return self._collapse(fused, signals, k, allowed)
 
     def resolve(self, variant: Ranking | str | None) -> Ranking:
         """The ranking a search asks for (`variants.UnknownVariant` for an unknown name)."""
@@ -138,10 +111,9 @@ class Engine:
 
     def _signals(
         self, parsed: ParsedQuery, ranking: Ranking, allowed: np.ndarray | None, depth: int, clock: "_Stopwatch"
-    ) -> tuple[Signals, np.ndarray, np.ndarray | None]:
-        """Ranked (positions, scores) per signal, each restricted to `allowed`, the BM25+
-        score of every record and the query's embedding (for stages that re-score other
-        signals' candidates)."""
+    ) -> tuple[Signals, np.ndarray]:
+        """Ranked (positions, scores) per signal, each restricted to `allowed`, and the
+        BM25+ score of every record (for stages that re-score other signals' candidates)."""
         index = self.index
         out: Signals = {}
         bm25_full = np.zeros(len(index.records), dtype=np.float32)
@@ -161,7 +133,7 @@ class Engine:
                 out["spelled"] = self._ranked_names(spelled, allowed, depth)
             if parsed.kind == "substring":
                 out["substring"] = self._substring(parsed.substrings, allowed, depth)
-                return out, bm25_full, None
+                return out, bm25_full
             if parsed.kind == "name":
                 name = parsed.text.lower()
                 out["prefix"] = self._ranked_names(self.name_table.with_prefix(name), allowed, depth)
@@ -177,7 +149,7 @@ class Engine:
             vector = index.embedder.encode([parsed.text])[0]
         with clock("dense"):
             out["dense"] = index.dense.search(vector, depth, allowed)
-        return out, bm25_full, vector
+        return out, bm25_full
 
     def _substring(
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Protocol, TypeVar
 import numpy as np
 
 if TYPE_CHECKING:
-    from search.engine.engine import Engine
     from search.engine.query import ParsedQuery
     from search.index.store import Index
 
@@ -33,10 +32,6 @@ class StageContext:
     #: The BM25+ score of every record (zero where the query's words do not occur), for
     #: re-scoring candidates that another signal found.
     bm25: np.ndarray
-    #: The query's embedding (None when no dense signal ran: a `"substring"` query).
-    vector: np.ndarray | None = None
-    #: The engine searching, for what it loads once per index (a reranker's model).
-    engine: "Engine | None" = None
 
 
 class Stage(Protocol):

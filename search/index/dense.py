@@ -9,7 +9,6 @@ ones, and narrow filters, exactly.
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 
 import faiss
@@ -31,11 +30,9 @@ class DenseIndex:
         self.views_per_record = int(np.bincount(rows).max()) if len(rows) else 1
 
     @classmethod
-    def build(cls, vectors: np.ndarray, rows: np.ndarray, exact: bool = False) -> "DenseIndex":
-        """An index of `vectors` (row i belongs to record `rows[i]`): searched exactly when
-        `exact` or small, else through an HNSW graph."""
+    def build(cls, vectors: np.ndarray, rows: np.ndarray) -> "DenseIndex":
         dimension = vectors.shape[1]
-        if exact or len(vectors) < config.DENSE_ANN_FROM:
+        if len(vectors) < config.DENSE_ANN_FROM:
             index = faiss.IndexFlatIP(dimension)
         else:
             index = faiss.IndexHNSWFlat(dimension, config.DENSE_HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
@@ -92,24 +89,6 @@ class DenseIndex:
                     best[record] = float(sim)
         records = np.fromiter(best.keys(), dtype=np.int64)[:k]
         return records, np.fromiter(best.values(), dtype=np.float32)[:k]
-
-    def similarities(self, query: np.ndarray, records: np.ndarray) -> np.ndarray:
-        """The best view similarity of the query with each of `records` (0 for a record
-        without a vector), computed from the stored vectors: exact, whatever the search found."""
-        order, starts = self._views_of
-        out = np.zeros(len(records), dtype=np.float32)
-        for j, record in enumerate(np.asarray(records, dtype=np.int64).tolist()):
-            rows = order[starts[record]:starts[record + 1]]
-            if len(rows):
-                out[j] = float((self.reconstruct(rows) @ query.astype(np.float32)).max())
-        return out
-
-    @cached_property
-    def _views_of(self) -> tuple[np.ndarray, np.ndarray]:
-        """Vector rows grouped by record: record r's rows are order[starts[r]:starts[r + 1]]."""
-        order = np.argsort(self.rows, kind="stable")
-        counts = np.bincount(self.rows, minlength=int(self.rows.max(initial=-1)) + 2)
-        return order, np.concatenate(([0], np.cumsum(counts)))
 
     def reconstruct(self, vector_rows: np.ndarray) -> np.ndarray:
         """The stored vectors at these row numbers (e.g. for embedding-space plots)."""
