@@ -19,10 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from search import config
+from search.hub.address import HubAddressError, is_hub_address, parse_hub_address
 from search.index.manifest import IndexLoadError
-
-HF_PREFIX = "hf://"
-_REPO_TYPES = {"datasets": "dataset", "models": "model", "spaces": "space"}
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -33,21 +31,17 @@ log = logging.getLogger("app")
 def locate_index(spec: str) -> Path:
     """The local directory of an index: `spec` itself, or a Hub snapshot for `hf://[TYPE/]OWNER/NAME[@REV]`
     (TYPE is datasets, models or spaces; a model repository when left out, as in `hf://` paths)."""
-    if not spec.startswith(HF_PREFIX):
+    if not is_hub_address(spec):
         return Path(spec)
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
-    address, _, revision = spec[len(HF_PREFIX):].partition("@")
-    parts = address.strip("/").split("/")
-    repo_type = "model"
-    if len(parts) == 3 and parts[0] in _REPO_TYPES:
-        repo_type = _REPO_TYPES[parts.pop(0)]
-    if len(parts) != 2 or not all(parts):
-        raise IndexLoadError(f"{spec}: expected hf://[datasets/|models/|spaces/]OWNER/NAME[@REVISION]")
-    repo_id = "/".join(parts)
     try:
-        return Path(snapshot_download(repo_id, repo_type=repo_type, revision=revision or None))
+        address = parse_hub_address(spec)
+    except HubAddressError as error:
+        raise IndexLoadError(str(error)) from error
+    try:
+        return Path(snapshot_download(address.repo_id, repo_type=address.repo_type, revision=address.revision))
     except (HfHubHTTPError, LocalEntryNotFoundError, OSError, ValueError) as error:
         raise IndexLoadError(f"{spec}: the index could not be fetched from the Hugging Face Hub ({error})") from error
 

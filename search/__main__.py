@@ -1,4 +1,4 @@
-"""Command line: `python -m search {build,query,parse-lean,parse-latex,feedback}`, installed
+"""Command line: `python -m search {build,query,records,parse-lean,parse-latex,publish,feedback}`, installed
 as `theorem-search` by `pip install .` (pyproject.toml)."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import shlex
 import sys
 from pathlib import Path
 
@@ -26,6 +27,7 @@ def _build(args: argparse.Namespace) -> int:
         views=tuple(args.views.split(",")),
         profile=args.profile,
         progress=not args.quiet,
+        command=shlex.join([*args.prog.split(), *args.argv]),
     )
     manifest = build_index(Path(args.out), options)
     print(f"index written to {args.out}: {manifest['total']} records")
@@ -96,6 +98,21 @@ def _parse_latex(args: argparse.Namespace) -> int:
 
     count = parse_latex_to_jsonl(Path(args.path), Path(args.out), source=args.source)
     print(f"{count} statements written to {args.out}")
+    return 0
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from huggingface_hub.errors import HfHubHTTPError
+
+    from search.hub.publish import publish
+
+    try:
+        done = publish(Path(args.dir), args.repo, private=args.private, tag=args.tag, message=args.message)
+    except HfHubHTTPError as error:
+        print(f"error: the Hub refused the upload to {args.repo}: {error}", file=sys.stderr)
+        return 2
+    print(f"published {args.dir} to {done.address} at commit {done.commit} ({done.files} files sent, "
+          f"{done.deleted} stale files deleted{', tagged ' + done.tag if done.tag else ''}): {done.url}")
     return 0
 
 
@@ -177,6 +194,19 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     latex.add_argument("--source", help="source name (default: the archive or directory name)")
     latex.set_defaults(run=_parse_latex)
 
+    publish = commands.add_parser(
+        "publish", help="upload an index directory to a Hugging Face dataset repository",
+        description="Check an index against its manifest, then upload it with a dataset card written "
+        "from the manifest to hf://datasets/OWNER/NAME (created if absent) as one commit. The token is "
+        "huggingface_hub's (HF_TOKEN or `hf auth login`); HF_ENDPOINT points at another Hub.",
+    )
+    publish.add_argument("dir", help="index directory (python -m search build --out DIR)")
+    publish.add_argument("repo", help="hf://datasets/OWNER/NAME")
+    publish.add_argument("--private", action="store_true", help="create the repository private")
+    publish.add_argument("--tag", help="tag the commit (e.g. the Mathlib version), to serve it as hf://...@TAG")
+    publish.add_argument("--message", help="commit message (default: record count and build date)")
+    publish.set_defaults(run=_publish)
+
     feedback = commands.add_parser("feedback", help="thumbs up/down collected by the app")
     feedback_commands = feedback.add_subparsers(dest="feedback_command", required=True)
     export = feedback_commands.add_parser(
@@ -201,7 +231,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m search") -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser(prog).parse_args(argv)
+    args.prog, args.argv = prog, argv
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     from search.api.validation import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable

@@ -58,6 +58,9 @@ MCP_ALLOWED_HOSTS = tuple(
 )
 
 LEAN_SOURCES = ("mathlib", "batteries", "physlean")
+#: Licences of the shared Lean corpora, as ../shared/corpora/lean/README.md states them (the
+#: LaTeX corpora state theirs in ../shared/corpora/latex/manifest.json).
+LEAN_LICENCES = {"mathlib": "Apache-2.0", "batteries": "Apache-2.0", "physlean": "Apache-2.0"}
 LATEX_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring")
 DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES
 

@@ -50,6 +50,9 @@ class BuildOptions:
     profile: str = "quality"
     progress: bool = True
     timings: dict[str, float] = field(default_factory=dict)
+    #: The command line that asked for this build, kept in the manifest so that a published
+    #: index says how to rebuild it ("" when built from Python).
+    command: str = ""
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -127,6 +130,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
             },
             "bm25": {"method": "bm25+", **PARAMS},
             "timings_seconds": {k: round(v, 1) for k, v in options.timings.items()},
+            "build_command": options.command,
         },
     )
     if out.exists():
