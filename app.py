@@ -4,26 +4,34 @@ One server: the HTTP APIs at their paths and the Gradio search page at `/`. The 
 from `--index`, else `INDEX_DIR`, else `./index`; an `hf://` address is fetched from the
 Hugging Face Hub once (`huggingface_hub.snapshot_download`, kept in its cache), for a Space.
 Votes (the page's thumbs and `POST /api/v1/feedback`) go to `--feedback-db`, else
-`FEEDBACK_DB`, else `./feedback.sqlite`. Every request passes the guard of `search/api/guard.py`
-(body size, requests per client per minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`);
+`FEEDBACK_DB`, else `/data/feedback.sqlite` on a persistent disk, else `./feedback.sqlite`;
+with `--feedback-repo` / `FEEDBACK_REPO=hf://datasets/OWNER/NAME` they are also pushed there.
+Every request passes the guard of `search/api/guard.py` (body size, requests per client per
+minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`);
 behind a proxy, uvicorn's `FORWARDED_ALLOW_IPS` names the proxies whose client address to trust.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from search import config
+from search.feedback.hub_sync import FeedbackSyncError
 from search.hub.address import HubAddressError, is_hub_address, parse_hub_address
 from search.index.manifest import IndexLoadError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from search.feedback.hub_sync import HubVoteSync
+    from search.feedback.store import FeedbackStore
 
 log = logging.getLogger("app")
 
@@ -46,13 +54,46 @@ def locate_index(spec: str) -> Path:
         raise IndexLoadError(f"{spec}: the index could not be fetched from the Hugging Face Hub ({error})") from error
 
 
-def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
+def open_feedback_store(feedback_db: Path, feedback_repo: str | None) -> tuple["FeedbackStore", "HubVoteSync | None"]:
+    """The vote database; with `feedback_repo` (FEEDBACK_REPO), also the sync that puts the votes
+    already on the Hub back into it and pushes every new vote there (search/feedback/hub_sync.py)."""
+    from search.feedback.hub_sync import HubVoteSync
+    from search.feedback.store import FeedbackStore
+
+    store = FeedbackStore(feedback_db)
+    if not feedback_repo:
+        return store, None
+    sync = HubVoteSync.start(feedback_repo, feedback_db, config.FEEDBACK_SYNC_MINUTES)
+    log.info("%d votes restored from %s", sync.restore_into(store), feedback_repo)
+    store.mirror = sync.append
+    return store, sync
+
+
+def push_votes_at_shutdown(app: "FastAPI", sync: "HubVoteSync") -> None:
+    """Push the votes not yet on the Hub when the server stops cleanly (SIGTERM, as a Space's
+    restart sends): uvicorn re-raises the signal after its shutdown, so huggingface_hub's own
+    atexit push would never run."""
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(application: "FastAPI") -> AsyncIterator[Any]:
+        async with inner(application) as state:
+            yield state
+        try:
+            await asyncio.to_thread(sync.push)
+            log.info("votes pushed to the Hub at shutdown")
+        except Exception as error:  # noqa: BLE001 - any failure of the Hub: the votes stay in their local file
+            log.error("votes not pushed to the Hub at shutdown (%s); they are in %s", error, sync.file)
+
+    app.router.lifespan_context = lifespan
+
+
+def make_app(index_spec: str, feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
     """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
     import gradio as gr
 
     from search.api.http import make_api
     from search.engine.engine import Engine
-    from search.feedback.store import FeedbackStore
     from search.index.store import Index
     from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
@@ -64,10 +105,13 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     started = time.perf_counter()
     engine.index.embedder  # load the query encoder now, not during the first visitor's search
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
-    store = FeedbackStore(feedback_db)
+    store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(engine, feedback_store=store)
     page = SearchPage(api.state.service, api.state.ballot)
-    return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
+    app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
+    if sync is not None:
+        push_votes_at_shutdown(app, sync)
+    return app
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,14 +119,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
                         help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or ./index)")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
-                        help="SQLite file for thumbs up/down (default: FEEDBACK_DB or ./feedback.sqlite)")
+                        help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "
+                        "on a persistent disk, else ./feedback.sqlite)")
+    parser.add_argument("--feedback-repo", default=config.FEEDBACK_REPO,
+                        help="hf://datasets/OWNER/NAME that votes are also pushed to every "
+                        f"{config.FEEDBACK_SYNC_MINUTES:g} min (FEEDBACK_REPO, FEEDBACK_SYNC_MINUTES)")
     parser.add_argument("--host", default=config.APP_HOST, help="address to listen on (GRADIO_SERVER_NAME)")
     parser.add_argument("--port", type=int, default=config.APP_PORT, help="port (GRADIO_SERVER_PORT, default 7860)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
-        app = make_app(args.index, args.feedback_db)
-    except IndexLoadError as error:
+        app = make_app(args.index, args.feedback_db, args.feedback_repo)
+    except (IndexLoadError, FeedbackSyncError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     import uvicorn

@@ -24,7 +24,27 @@ DEFAULT_INDEX_DIR = Path(os.environ.get("INDEX_DIR", REPO_DIR / "index"))
 #: the metadata keys offered as filters beside source, kind and package (each shown only
 #: when the index has it), and the most results a page shows. The address follows Gradio's own
 #: variables, which a Hugging Face Space sets.
-FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB", REPO_DIR / "feedback.sqlite"))
+#: A persistent disk, when one is mounted (a Space's persistent storage is at /data): the vote
+#: database (with its `.secret`, `.served` and `.hub` siblings) goes there unless FEEDBACK_DB
+#: names a file, so that votes outlive a restart.
+PERSISTENT_DIR = Path(os.environ.get("PERSISTENT_DIR", "/data"))
+
+
+def default_feedback_db(persistent: Path = PERSISTENT_DIR) -> Path:
+    """`<persistent disk>/feedback.sqlite` when that disk is a writable directory, else
+    `./feedback.sqlite` beside the code (a Space without persistent storage loses it)."""
+    if persistent.is_dir() and os.access(persistent, os.W_OK):
+        return persistent / "feedback.sqlite"
+    return REPO_DIR / "feedback.sqlite"
+
+
+FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB") or default_feedback_db())
+#: `hf://datasets/OWNER/NAME`: every vote is also appended to a JSON-lines file that
+#: huggingface_hub's CommitScheduler pushes to that dataset repository every
+#: FEEDBACK_SYNC_MINUTES (search/feedback/hub_sync.py), so that votes outlive a Space with no
+#: persistent disk: a restart loses at most the votes of the last period (and the push under way).
+FEEDBACK_REPO = os.environ.get("FEEDBACK_REPO") or None
+FEEDBACK_SYNC_MINUTES = float(os.environ.get("FEEDBACK_SYNC_MINUTES") or 5)
 APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
 APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 APP_META_FILTERS = ("chapter", "section", "year")
