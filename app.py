@@ -116,7 +116,7 @@ def make_app(index_spec: str, feedback_db: Path, feedback_repo: str | None = Non
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+    parser.add_argument("--index", default=config.DEFAULT_INDEX,
                         help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or ./index)")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "

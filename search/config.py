@@ -18,7 +18,10 @@ LATEX_CORPUS_DIR = SHARED_DIR / "corpora" / "latex"
 QUERIES_DIR = SHARED_DIR / "queries"
 
 #: Where `python -m search build` writes and the app reads by default.
-DEFAULT_INDEX_DIR = Path(os.environ.get("INDEX_DIR", REPO_DIR / "index"))
+#: For the app, INDEX_DIR may also be an `hf://datasets/OWNER/NAME[@REVISION]` address (a
+#: Space's variable), so DEFAULT_INDEX is kept as text: a Path would fold its `//` into `/`.
+DEFAULT_INDEX = os.environ.get("INDEX_DIR") or str(REPO_DIR / "index")
+DEFAULT_INDEX_DIR = Path(DEFAULT_INDEX)
 
 #: The app (`python app.py`): the SQLite file of thumbs up/down, the address it serves on,
 #: the metadata keys offered as filters beside source, kind and package (each shown only

@@ -10,11 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import time
+
 import httpx
 
 from search.index.manifest import read_manifest
 from tests.hub.conftest import LocalHub
-from tests.live_server import REPO, app_process
+from tests.live_server import REPO, app_process, free_port
 
 
 def test_publish_fetch_serve_query(small_index: Path, local_hub: LocalHub, tmp_path: Path) -> None:
@@ -36,3 +38,34 @@ def test_publish_fetch_serve_query(small_index: Path, local_hub: LocalHub, tmp_p
     assert served["total"] == read_manifest(small_index)["total"]
     assert any((tmp_path / "app-cache").glob("datasets--me--theorems/snapshots/*/manifest.json"))
     assert any(r.startswith("GET /datasets/me/theorems/resolve/") for r in local_hub.hub.requests)
+
+
+def test_started_as_a_space_starts(small_index: Path, local_hub: LocalHub, tmp_path: Path) -> None:
+    """`python app.py` with no argument and a Space's environment: the address and port Spaces
+    set (GRADIO_SERVER_NAME, GRADIO_SERVER_PORT), the index from the variable INDEX_DIR, and a
+    persistent disk (PERSISTENT_DIR stands for /data) where the vote database goes."""
+    from search.hub.publish import publish
+
+    publish(small_index, "hf://datasets/me/theorems", api=local_hub.api())
+    disk, port = tmp_path / "data", free_port()
+    disk.mkdir()
+    env = {**os.environ, **local_hub.env, "INDEX_DIR": "hf://datasets/me/theorems", "PERSISTENT_DIR": str(disk),
+           "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port)}
+    env.pop("FEEDBACK_DB", None)
+    with (tmp_path / "space.log").open("wb") as log:
+        space = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert space.poll() is None, (tmp_path / "space.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the Space did not answer"
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/v1/search", params={"q": "mul_comm"}, timeout=5)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        assert answer.json()["results"][0]["id"] == "mathlib:mul_comm"
+        assert (disk / "feedback.sqlite").is_file()  # the votes' database is on the persistent disk
+    finally:
+        space.kill()
+        space.wait()
