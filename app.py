@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 import time
 from contextlib import asynccontextmanager
@@ -30,6 +31,7 @@ from search.index.manifest import IndexLoadError
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from search.api.indexes import Indexes
     from search.feedback.hub_sync import HubVoteSync
     from search.feedback.store import FeedbackStore
 
@@ -88,25 +90,59 @@ def push_votes_at_shutdown(app: "FastAPI", sync: "HubVoteSync") -> None:
     app.router.lifespan_context = lifespan
 
 
-def make_app(index_spec: str, feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
+_INDEX_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def named_indexes(specs: list[str]) -> dict[str, str]:
+    """`--index` values as name -> spec: `NAME=SPEC` (SPEC a directory or an hf:// address), or a
+    bare SPEC named `default` (once). Names are unique; the first is the default index."""
+    from search.api.indexes import DEFAULT_NAME
+
+    named: dict[str, str] = {}
+    for value in specs:
+        name, equals, spec = value.partition("=")
+        if not (equals and spec and _INDEX_NAME.fullmatch(name)) or Path(value).exists():
+            name, spec = DEFAULT_NAME, value
+        if name in named:
+            raise IndexLoadError(f"--index {value}: the name {name!r} is given twice (write NAME=DIR for each index)")
+        named[name] = spec
+    return named
+
+
+def load_indexes(specs: list[str]) -> "Indexes":
+    """Every index named by `--index`, loaded with its engine (the query encoder loaded now,
+    not during the first visitor's search); an `hf://...@REVISION` adds REVISION as a tag."""
+    from search.api.indexes import Indexes
+    from search.api.service import SearchService
+    from search.engine.engine import Engine
+    from search.index.store import Index
+
+    services, tags = {}, {}
+    for name, spec in named_indexes(specs).items():
+        directory = locate_index(spec)
+        started = time.perf_counter()
+        engine = Engine(Index.load(directory))
+        log.info("index %s (%s) loaded in %.1f s", name, directory, time.perf_counter() - started)
+        started = time.perf_counter()
+        engine.index.embedder
+        log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
+        services[name] = SearchService.from_engine(engine)
+        if is_hub_address(spec) and parse_hub_address(spec).revision:
+            tags[name] = (str(parse_hub_address(spec).revision),)
+    return Indexes(services, tags)
+
+
+def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
     """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
     import gradio as gr
 
     from search.api.http import make_api
-    from search.engine.engine import Engine
-    from search.index.store import Index
     from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
 
-    directory = locate_index(index_spec)
-    started = time.perf_counter()
-    engine = Engine(Index.load(directory))
-    log.info("index %s loaded in %.1f s", directory, time.perf_counter() - started)
-    started = time.perf_counter()
-    engine.index.embedder  # load the query encoder now, not during the first visitor's search
-    log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
+    indexes = load_indexes([index_spec] if isinstance(index_spec, str) else index_spec)
     store, sync = open_feedback_store(feedback_db, feedback_repo)
-    api = make_api(engine, feedback_store=store)
+    api = make_api(indexes, feedback_store=store)
     page = SearchPage(api.state.service, api.state.ballot)
     app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
     if sync is not None:
@@ -116,8 +152,9 @@ def make_app(index_spec: str, feedback_db: Path, feedback_repo: str | None = Non
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--index", default=config.DEFAULT_INDEX,
-                        help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or ./index)")
+    parser.add_argument("--index", action="append",
+                        help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or "
+                        "./index); repeat as NAME=DIR or NAME=hf://... to serve several, the first the default")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "
                         "on a persistent disk, else ./feedback.sqlite)")
@@ -129,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
-        app = make_app(args.index, args.feedback_db, args.feedback_repo)
+        app = make_app(args.index or [config.DEFAULT_INDEX], args.feedback_db, args.feedback_repo)
     except (IndexLoadError, FeedbackSyncError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -13,8 +13,11 @@ of the hypotheses that share a variable with the goal (`h : n ≤ m` for `⊢ n 
 `inst : CommGroup G` for a goal about elements of `G`): the premises a closing lemma would
 take, and the structures the goal lives in. Hypotheses about other variables are left out.
 Only theorem-like declarations (theorem, lemma) of the Lean sources are returned: those are
-what `exact`, `apply` and `rw` use. One index serves every request, whatever `rev` asks for;
-each hit's `rev` is the upstream commit its source was indexed at.
+what `exact`, `apply` and `rw` use. With several indexes (search/api/indexes.py), `rev`
+picks the one whose name, tag or Lean source commit it names, else the default; the headers
+`X-Index` (its name) and `X-Index-Rev` (`matched` or `default`) say which answered, since the
+answer is LeanStateSearch's bare array. Each hit's `rev` is the upstream commit its source was
+indexed at.
 """
 
 from __future__ import annotations
@@ -23,13 +26,13 @@ import re
 from dataclasses import dataclass
 from itertools import takewhile
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, Field
 
 from search.api.formal import FormalHit
 from search.text.lean_text import declaration_type
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
-from search.api.service import SearchService
+from search.api.indexes import Indexes
 
 PATH = "/api/search"
 THEOREM_KINDS = ("theorem", "lemma")
@@ -105,7 +108,12 @@ class StateSearchError(BaseModel):
     schema_: dict[str, str] = Field(alias="schema", description="`description` says what a valid query is.")
 
 
-def router(service: SearchService) -> APIRouter:
+#: Response headers naming the index that answered and whether `rev` chose it.
+INDEX_HEADER = "X-Index"
+REV_HEADER = "X-Index-Rev"
+
+
+def router(indexes: Indexes) -> APIRouter:
     api = APIRouter(tags=["LeanStateSearch"])
 
     @api.get(
@@ -119,13 +127,20 @@ def router(service: SearchService) -> APIRouter:
         ),
     )
     def statesearch(
+        response: Response,
         query: str = Query(description=QUERY_DESCRIPTION, examples=["n m : ℕ\nh : n ≤ m\n⊢ n + 1 ≤ m + 1"]),
         results: int = Query(6, ge=1, le=MAX_RESULTS, description=f"Number of hits (1 to {MAX_RESULTS})."),
         rev: str = Query(
             "", max_length=100,
-            description="Accepted for compatibility (LeanSearchClient sends its Lean version); one index serves all.",
+            description="The Lean version or commit (LeanSearchClient sends its Lean version): the index whose "
+            "name, tag or Lean source commit matches answers; any other, the default index, and the "
+            f"`{REV_HEADER}` header says `default`.",
         ),
     ) -> list[StateSearchHit]:
+        name, matched = indexes.for_revision(rev)
+        service = indexes.get(name)
+        response.headers[INDEX_HEADER] = name
+        response.headers[REV_HEADER] = "matched" if matched else "default"
         state = parse_goal(clean_query(query))
         if state is None or not state.goal:
             raise ApiError(400, "the query is not a goal state: it has no `⊢ goal` line")
