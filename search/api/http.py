@@ -67,8 +67,8 @@ def make_api(
     max_body_bytes: int | None = None,
 ) -> FastAPI:
     """The application over `engine`'s index, or over several named indexes (`Indexes`: the native
-    API, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes, votes and
-    the page use the default). Its (default) `SearchService` (filter catalogue and reverse
+    API, its votes, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes
+    and the page use the default). Its (default) `SearchService` (filter catalogue and reverse
     dependency map, built here, once) is `api.state.service`, for the UI to share. With a
     `feedback_store`, native searches are served to sessions and `POST /api/v1/feedback` writes
     their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
@@ -98,7 +98,7 @@ def make_api(
     api.include_router(statesearch.router(indexes))
     api.include_router(native.router(indexes, api.state.ballot))
     if api.state.ballot is not None:
-        api.include_router(feedback.router(service, api.state.ballot))
+        api.include_router(feedback.router(indexes, api.state.ballot))
     _add_error_handlers(api)
     api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS)
     return api

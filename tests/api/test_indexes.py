@@ -62,6 +62,20 @@ def test_native_api_searches_the_named_index(client: TestClient, indexes: Indexe
     assert listed[1]["lean_commits"] == {"mathlib": NEWER_COMMIT}
 
 
+def test_a_vote_on_a_result_of_another_index(indexes: Indexes, tmp_path: Path) -> None:
+    from search.feedback.store import FeedbackStore
+
+    store = FeedbackStore(tmp_path / "votes.sqlite")
+    voting = TestClient(make_api(indexes, feedback_store=store, rate_limit=0), raise_server_exceptions=False)
+    answer = voting.get("/api/v1/search", params={"q": "succ le succ", "k": 3, "index": "latest"}).json()
+    body = {"session": answer["session"], "query": answer["query"], "result_id": answer["results"][0]["id"],
+            "vote": 1, "rank": 1, "filters": answer["filters"], "index": "latest"}
+    saved = voting.post("/api/v1/feedback", json=body)
+    assert saved.status_code == 200, saved.text
+    assert saved.json()["vote"]["index_version"] == indexes.get("latest").index.version
+    assert voting.post("/api/v1/feedback", json={**body, "index": "nope"}).status_code == 404
+
+
 def test_unknown_index_is_a_404_naming_the_indexes(client: TestClient) -> None:
     answer = client.get("/api/v1/search", params={"q": "x", "index": "v9"})
     assert answer.status_code == 404 and answer.json()["error"] == "no index named 'v9'; this server has v1, latest"
