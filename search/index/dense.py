@@ -47,7 +47,9 @@ class DenseIndex:
 
     @classmethod
     def load(cls, directory: Path) -> "DenseIndex":
-        return cls(faiss.read_index(str(directory / "vectors.faiss")), np.load(directory / "rows.npy"))
+        path = str(directory / "vectors.faiss")
+        index = faiss.read_index(path, faiss.IO_FLAG_MMAP_IFC) if config.INDEX_MMAP else faiss.read_index(path)
+        return cls(index, np.load(directory / "rows.npy", mmap_mode="r" if config.INDEX_MMAP else None))
 
     @property
     def dimension(self) -> int:

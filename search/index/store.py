@@ -7,7 +7,7 @@ or mismatched index is refused with a clear message rather than giving wrong ans
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +61,10 @@ class Index:
 
     @cached_property
     def embedder(self) -> Embedder:
-        """The model and backend the index was embedded with, for embedding queries."""
+        """The model and backend the index was embedded with, for embedding queries; one per
+        model and settings in a process, so that a server of several indexes loads it once."""
         settings = self.manifest["embedding"]
-        return Embedder(self.manifest["model"], settings["backend"], settings["max_length"])
+        return _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"])
 
     @cached_property
     def pagerank_max(self) -> float:
@@ -90,3 +91,8 @@ class Index:
             for name, info in self.manifest.get("sources", {}).items()
         )
         return f"built {self.manifest.get('build_date', '?')} from {commits}"
+
+
+@cache
+def _shared_embedder(model: str, backend: str, max_length: int) -> Embedder:
+    return Embedder(model, backend, max_length)
