@@ -1,4 +1,5 @@
-"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME] [--port N]`.
+"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME] [--port N]`
+(`--index NAME=DIR` repeated serves several indexes, the first the default).
 
 One server: the HTTP APIs at their paths and the Gradio search page at `/`. The index comes
 from `--index`, else `INDEX_DIR`, else `./index`; an `hf://` address is fetched from the
