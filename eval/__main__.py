@@ -41,14 +41,18 @@ OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"))
 
 def _retrieval(args: argparse.Namespace) -> int:
     from search.engine.engine import Engine
+    from search.index.build import lexical_documents
+    from search.index.lexical import LexicalIndex
     from search.index.manifest import IndexLoadError
     from search.index.store import Index
+    from search.text.views import lexical_parts
 
     from eval.report import RunInfo, headline_table, index_info, write_report
     from eval.retrieval import run_retrieval
 
     try:
         rankings = rankings_with_settings(args.variants.split(","), args.set)
+        parts = lexical_parts(args.lexical) if args.lexical else None
     except ValueError as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 2
@@ -59,8 +63,10 @@ def _retrieval(args: argparse.Namespace) -> int:
     except (QuerySetError, IndexLoadError) as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 1
+    if parts is not None:
+        index.lexical = LexicalIndex.build(lexical_documents(list(index.records), parts))
     run = run_retrieval(Engine(index), queries, rankings, k=args.k, exists=_exists(index))
-    overridden = "".join(f"_{setting}" for setting in args.set)
+    overridden = "".join(f"_{setting}" for setting in args.set) + (f"_lexical={args.lexical}" if parts else "")
     info = RunInfo(
         name=args.name or stem + ("_fair" if args.fair_only else "") + overridden,
         queryset=args.queries,
@@ -140,6 +146,10 @@ def parser() -> argparse.ArgumentParser:
                            help="change a setting of every ranking run (e.g. dependents.weight=0.2, "
                                 "weights.names=0.6, latex_as_text=False, rrf_k=5); the report's name "
                                 "records it and its JSON holds each ranking as run")
+    retrieval.add_argument("--lexical", metavar="PARTS",
+                           help="re-index BM25+ in memory from the index's records with only these parts "
+                                "(comma-separated, of name, statement, doc, informal, aliases, place, kind, "
+                                "fields: search/text/views.py), to measure what a part is worth")
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     misses.add_parser(commands)

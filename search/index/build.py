@@ -25,7 +25,7 @@ from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import write_manifest
 from search.record import Statement, write_parquet
 from search.text.tokenize import name_tokens, tokenize
-from search.text.views import DENSE_VIEWS, fields_by_head, lexical_text, view_texts
+from search.text.views import DENSE_VIEWS, LEXICAL_PARTS, fields_by_head, lexical_text, view_texts
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,12 @@ def embed_views(statements: Sequence[Statement], options: BuildOptions) -> Dense
         return DenseIndex.build(vectors, np.asarray(rows))
 
 
+def lexical_documents(statements: Sequence[Statement], parts: Sequence[str] = LEXICAL_PARTS) -> list[list[str]]:
+    """The token lists of the main BM25+ index, one per record (`parts`: search/text/views.py)."""
+    fields = fields_by_head(statements)
+    return [tokenize(lexical_text(s, fields.get(s.id, ()), parts)) for s in statements]
+
+
 def build_index(out: Path, options: BuildOptions) -> dict:
     """Build a complete index directory at `out` and return its manifest."""
     out = out.resolve()
@@ -100,9 +106,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         statements = corpus.statements
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
-        fields = fields_by_head(statements)
-        texts = (lexical_text(s, fields.get(s.id, ())) for s in statements)
-        LexicalIndex.write([tokenize(text) for text in texts], staging / "bm25_main")
+        LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
         LexicalIndex.write(names, staging / "bm25_names")
     with _timed(options.timings, "structure"):
