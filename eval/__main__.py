@@ -24,7 +24,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, misses
+from eval import check, embeddings, misses, steps
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -156,6 +156,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_parser(commands)
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)
+    steps.add_parser(commands)
     return root
 
 

@@ -106,3 +106,16 @@ def test_lexical_parts_reindex_bm25_and_name_the_report(tmp_path: Path, small_in
 def test_unknown_lexical_part_is_refused(tmp_path: Path, capsys) -> None:
     assert main(["retrieval", "--index", str(tmp_path), "--lexical", "name,colour"]) == 2
     assert "choose among name, statement" in capsys.readouterr().err
+
+
+def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
+    from eval.steps import STEPS
+
+    queries = fixtures_dir / "queries" / "mathlibqr_small.json"
+    assert main(["steps", "--index", str(small_index), "--queries", str(queries), "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "steps.json").read_text())
+    assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS]
+    first, *rest = report["steps"]
+    assert "versus_previous" not in first and all("p_value" in row["versus_previous"] for row in rest)
+    assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
+    assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
