@@ -26,8 +26,13 @@ def _build(args: argparse.Namespace) -> int:
         views=tuple(args.views.split(",")),
         profile=args.profile,
         progress=not args.quiet,
+        reuse=Path(args.reuse) if args.reuse else None,
     )
-    manifest = build_index(Path(args.out), options)
+    try:
+        manifest = build_index(Path(args.out), options)
+    except ValueError as error:
+        print(f"python -m search build: {error}", file=sys.stderr)
+        return 2
     print(f"index written to {args.out}: {manifest['total']} records")
     for source, counts in manifest["counts"].items():
         print(f"  {source}: {sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in counts.items())})")
@@ -143,6 +148,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
         "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),
         help="embedding profile: quality (default) or fast (see README, Build time)",
     )
+    build.add_argument("--reuse", metavar="INDEX",
+                       help="take the vectors of texts INDEX already embedded the same way (a rebuild "
+                       "after a corpus or code change embeds only what changed)")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
 
