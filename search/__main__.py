@@ -58,12 +58,24 @@ def _records(args: argparse.Namespace) -> int:
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
             "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
                        "all": len(corpus.statements)},
+            "texts": _text_counts(corpus.statements),
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")
     for source, kinds in counts.items():
         print(f"  {source}: {sum(kinds.values())} ({', '.join(f'{k} {v}' for k, v in kinds.items())})")
     return 0
+
+
+def _text_counts(statements: list) -> dict[str, dict[str, int]]:
+    """Per source: records with a docstring, with informal text, with links to another source."""
+    out: dict[str, dict[str, int]] = {}
+    for s in statements:
+        counts = out.setdefault(s.source, {"doc": 0, "informal": 0, "linked": 0})
+        counts["doc"] += bool(s.doc)
+        counts["informal"] += bool(s.informal)
+        counts["linked"] += bool(s.links)
+    return out
 
 
 def _query(args: argparse.Namespace) -> int:
