@@ -74,12 +74,17 @@ class Resolver:
     `A.B.w`, `A.w`, `w`, `O.w` to which the corpus resolved a reference of the declaration (its
     `deps`); else the first of them that is a known constant (a record, or a dotted name some
     statement writes in full, such as Lean core's `List.map`); else a reference of the
-    declaration ending in `.w`; else `w` as written. Constants of notation are full names.
+    declaration ending in `.w`; else `w` as written. Constants of notation are full names
+    (`notation.SCOPED` names those another namespace reads differently).
     """
 
     known: frozenset[str]
 
     def resolve(self, written: str, declaration: str, deps: frozenset[str], opens: Sequence[str] = ()) -> str:
+        if written in notation.SCOPED:
+            namespace, scoped = notation.SCOPED[written]
+            if namespace in opens or split_name(declaration)[:1] == [namespace]:
+                return scoped
         if written in ABSOLUTE:
             return written
         if written.startswith("_root_."):
@@ -132,7 +137,7 @@ class PatternIndex:
         known = frozenset({s.name for s in statements if s.formal}
                           | {n[2:] for n in names if n.startswith("c:") and "." in n})
         _resolve(flat, offsets, statements, written, names, symbols, Resolver(known))
-        return cls.from_nodes(list(symbols), flat, offsets)
+        return cls.from_nodes(_compact(flat, list(symbols)), flat, offsets)
 
     @classmethod
     def from_nodes(cls, symbols: list[str], nodes: np.ndarray, offsets: np.ndarray) -> "PatternIndex":
@@ -236,6 +241,17 @@ def _resolve(nodes: np.ndarray, offsets: np.ndarray, statements: Sequence[Statem
             for old, new in lookup.items():
                 resolved_part[part == old] = new
             part[:] = resolved_part
+
+
+def _compact(nodes: np.ndarray, symbols: list[str]) -> list[str]:
+    """Drop the symbols no node holds any more (names as written, before resolution),
+    renumbering the nodes in place; the symbols kept, in order."""
+    is_symbol = nodes >= FIRST_SYMBOL
+    used = np.unique(nodes[is_symbol])
+    renumber = np.zeros(FIRST_SYMBOL + len(symbols), dtype=np.int32)
+    renumber[used] = FIRST_SYMBOL + np.arange(len(used), dtype=np.int32)
+    nodes[is_symbol] = renumber[nodes[is_symbol]]
+    return [symbols[code - FIRST_SYMBOL] for code in used.tolist()]
 
 
 def _ends(nodes: np.ndarray) -> np.ndarray:

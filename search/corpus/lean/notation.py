@@ -7,9 +7,9 @@ notation and one written with constants find the same statements: `∑ x ∈ s, 
 `Finset.sum s (fun x => f x)`, `‖x‖` is `Norm.norm x`, `a > b` is `b < a`. README ("Loogle
 patterns") prints every entry; `tests/corpus/lean/test_expr.py` checks that it does.
 
-Known approximations: a notation Mathlib scopes (`#s` for `Finset.card` and for
-`Cardinal.mk`, `π` for `Real.pi` and a bound `π`) reads as the one listed; a name bound in the
-statement (`∀ π, ...`) stays a variable.
+Known approximations: a notation Mathlib scopes reads as the one listed (`π` is `Real.pi`,
+`#s` is `Finset.card` except where `SCOPED` says otherwise); a name bound in the statement
+(`∀ π, ...`) stays a variable.
 """
 
 from __future__ import annotations
@@ -86,6 +86,9 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
 #: Reducible notation Lean unfolds when it matches (`withReducible`): `a > b` is `b < a`,
 #: `a ≥ b` is `b ≤ a`.
 SWAPPED: dict[str, str] = {">": "LT.lt", "≥": "LE.le"}
+#: Notation another namespace scopes differently: inside `namespace Cardinal` (or opening
+#: it), `#α` is `Cardinal.mk α`, not `Finset.card`.
+SCOPED: dict[str, tuple[str, str]] = {"Finset.card": ("Cardinal", "Cardinal.mk")}
 #: `a ∉ s` is `¬ (a ∈ s)`.
 NEGATED: frozenset[str] = frozenset({"∉"})
 #: Notation whose arguments come in another order than written: `x ∈ s` is
