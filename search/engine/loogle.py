@@ -94,10 +94,25 @@ class LoogleSearch:
             self.exact.setdefault(name, []).append(p)
         patterns = self.index.patterns
         self.matcher = Matcher(patterns) if patterns is not None else None
+        #: Each Lean record's place in the order of names: the last tie-breaker of `_ordered`,
+        #: without reading 100,000 names for a pattern as general as `Eq _`.
+        self.name_rank = np.zeros(len(self.lean), dtype=np.int64)
+        by_name = sorted(self.exact.items())
+        self.name_rank[np.asarray([p for _, ps in by_name for p in ps], dtype=np.int64)] = np.arange(
+            sum(len(ps) for _, ps in by_name))
 
     def find(self, query: str, limit: int) -> LoogleResult:
         """The declarations matching every filter of `query` (the first `limit` of them, in
         Loogle's order), or QueryError."""
+        ordered, lines = self.search(query)
+        shown = ordered[:limit]
+        if len(shown) < len(ordered):
+            lines.append(f"Of these, only the first {len(shown)} are shown.")
+        return LoogleResult(self.index.records.take(shown.tolist()), len(ordered), "\n".join(lines))
+
+    def search(self, query: str) -> tuple[np.ndarray, list[str]]:
+        """The positions of every declaration matching `query`, in Loogle's order, and the
+        header's lines saying how they were found; or QueryError."""
         filters = parse_filters(query)
         patterns = [self._pattern(query, f) for f in filters if f.kind in ("pattern", "conclusion")]
         constants = [f.text for f in filters if f.kind == "constant"]
@@ -129,11 +144,7 @@ class LoogleSearch:
                 raise QueryError(error.message, []) from None
         if patterns:
             lines.append(f"Of these, {_count(found, 'match', 'one matches')} your pattern(s).")
-        ordered = self._ordered(found, firsts, needles)
-        shown = ordered[:limit]
-        if len(shown) < len(ordered):
-            lines.append(f"Of these, only the first {len(shown)} are shown.")
-        return LoogleResult(self.index.records.take(shown.tolist()), len(ordered), "\n".join(lines))
+        return self._ordered(found, firsts, needles), lines
 
     def _matcher(self) -> Matcher:
         if self.matcher is None:
@@ -211,9 +222,8 @@ class LoogleSearch:
         for name in needles:
             mentioned += np.isin(found, patterns.mentioning(f"c:{name}"))
         extra = patterns.constants[found] - mentioned
-        names = np.array(self.index.records.column("name", found), dtype=object)
         itself = np.isin(found, list(firsts))
-        order = np.lexsort((names, patterns.sizes(found), -self.index.pagerank[found], extra, -mentioned, ~itself))
+        order = np.lexsort((self.name_rank[found], patterns.sizes(found), -self.index.pagerank[found], extra, -mentioned, ~itself))
         return found[order]
 
 
@@ -252,8 +262,11 @@ def parse_filters(query: str) -> list[Filter]:
 
 
 def _and(found: np.ndarray | None, more: np.ndarray) -> np.ndarray:
-    more = np.unique(np.asarray(more, dtype=np.int64))
-    return more if found is None else np.intersect1d(found, more, assume_unique=True)
+    """The positions in both (sorted, distinct; `found` None: all of `more`)."""
+    more = np.asarray(more, dtype=np.int64)
+    if len(more) > 1 and not (more[1:] > more[:-1]).all():
+        more = np.unique(more)
+    return more if found is None else found[np.isin(found, more, assume_unique=True)]
 
 
 def _count(found: np.ndarray, many: str, one: str) -> str:

@@ -176,7 +176,7 @@ class Matcher:
         else:
             found = self._matched(compiled, self._anchors(compiled, records))
         owners = np.searchsorted(self.offsets, found, side="right") - 1
-        return np.unique(owners)
+        return _distinct(owners, len(self.offsets) - 1)
 
     def compile(self, term: Expr) -> Compiled:
         if term[0] in ("a", "f"):
@@ -303,6 +303,14 @@ class Matcher:
             todo = todo[~differ]
             offset += 1
         return same
+
+
+def _distinct(positions: np.ndarray, size: int) -> np.ndarray:
+    """The distinct values of `positions` (all below `size`), sorted: a mask over the records
+    costs less than sorting 100,000 matches (`np.unique`)."""
+    seen = np.zeros(size, dtype=bool)
+    seen[positions] = True
+    return np.flatnonzero(seen)
 
 
 def _take(env: Env, keep: np.ndarray) -> Env:
