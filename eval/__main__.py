@@ -26,7 +26,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, misses, patterns
+from eval import check, embeddings, goals, misses, patterns
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -146,6 +146,7 @@ def parser() -> argparse.ArgumentParser:
     embeddings.add_parser(commands)
     misses.add_parser(commands)
     patterns.add_parser(commands)
+    goals.add_parser(commands)
     check.add_parser(commands)
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)

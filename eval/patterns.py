@@ -212,7 +212,7 @@ def run(index_dir: Path, count: int, seed: int, reference_patterns: int, referen
             examples.append({"pattern": text, "error": error.message})
 
     answered_rows = [r for r in rows if "hits" in r]
-    found = np.array([[r["found"]] for r in rows], dtype=float)
+    found = np.array([[r.get("found", False)] for r in rows], dtype=float)
     recall = bootstrap(found)[0]
     by_kind = {}
     for kind in ("subterm", "conclusion"):

@@ -30,6 +30,8 @@ from search.api.formal import FormalHit
 from search.text.lean_text import declaration_type
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, clean_query
 from search.api.service import SearchService
+from search.engine import variants
+from search.engine.engine import Result
 
 PATH = "/api/search"
 THEOREM_KINDS = ("theorem", "lemma")
@@ -95,6 +97,12 @@ def goal_query(state: GoalState) -> str:
     return text
 
 
+def state_search(service: SearchService, state: GoalState, k: int, variant: str = variants.DEFAULT) -> list[Result]:
+    """The theorems and lemmas for a goal state, best first (what `GET /api/search` answers;
+    `python -m eval goals` measures it per ranking variant)."""
+    return service.formal_search(goal_query(state), k, THEOREM_KINDS, variant)
+
+
 class StateSearchHit(FormalHit):
     formal_type: str = Field(description="The statement as a type (`∀ binders, type`), read from the header.")
     rev: str = Field(description="Upstream commit of the indexed source this hit comes from.")
@@ -129,7 +137,7 @@ def router(service: SearchService) -> APIRouter:
         state = parse_goal(clean_query(query))
         if state is None or not state.goal:
             raise ApiError(400, "the query is not a goal state: it has no `⊢ goal` line")
-        hits = service.formal_search(goal_query(state), results, THEOREM_KINDS)
+        hits = state_search(service, state, results)
         return [
             StateSearchHit(
                 formal_type=declaration_type(s.statement), rev=service.revision(s.source),
