@@ -7,7 +7,9 @@ Without arguments it reruns every evaluation that runs offline, each with its de
 - the judged tables from the saved export and verdicts (`eval/results/judge/*.tables.{md,json}`),
   skipped with a message when no verdicts have been imported;
 - Loogle patterns made from the corpus over the default index: recall, hit counts, a
-  brute-force check and latency (`eval/results/patterns.{md,json}`, eval/patterns.py).
+  brute-force check and latency (`eval/results/patterns.{md,json}`, eval/patterns.py);
+- goal-state search on MathlibMPR, premise recall per ranking variant and goal path
+  (`eval/results/mathlib_mpr_goals.{md,json}`, eval/goals.py).
 The performance benchmark (`python -m eval bench`, eval/bench) is not part of that run: it
 takes hours at full size (`--quick` checks it in about a minute).
 """
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 
 DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
 #: The evaluations `python -m eval` without arguments reruns, each with its defaults.
-OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"), ("patterns",))
+OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"), ("patterns",), ("goals",))
 
 
 def _retrieval(args: argparse.Namespace) -> int:

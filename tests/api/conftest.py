@@ -57,8 +57,13 @@ def client(api: FastAPI) -> TestClient:
 
 
 @pytest.fixture(scope="package")
-def pattern_client(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> TestClient:
+def pattern_engine(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Engine:
     out = tmp_path_factory.mktemp("patterns") / "index"
     build_index(out, BuildOptions(sources=[f"mathlib={fixtures_dir / 'api' / 'lean_patterns.jsonl'}"],
                                   backend="torch", progress=False))
-    return TestClient(make_api(Engine(Index.load(out)), rate_limit=0), raise_server_exceptions=False)
+    return Engine(Index.load(out))
+
+
+@pytest.fixture(scope="package")
+def pattern_client(pattern_engine: Engine) -> TestClient:
+    return TestClient(make_api(pattern_engine, rate_limit=0), raise_server_exceptions=False)

@@ -158,3 +158,32 @@ SYMBOLS: tuple[str, ...] = (
     "∑'", "∏'", "∑ᶠ", "∏ᶠ", "∫⁻", "∀ᶠ", "∃ᶠ", "⁻¹'", "''", "++", "≫", "⋙", "<$>", "+ᵥ", "-ᵥ",
     "⊗ₜ", "⋃₀", "⋂₀", "//",
 )
+
+
+def documented() -> list[tuple[str, str]]:
+    """Every entry of the tables above as (notation as written, what it reads as), in the
+    tables' order: the README's "Loogle patterns" table, which a test keeps in step."""
+    rows: list[tuple[str, str]] = []
+    rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS}.items()]
+    rows += [(f"`x{op}`", f"`{name} x`") for op, name in POSTFIX.items()]
+    rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
+             if name != ARROW and op not in REVERSED]
+    rows += [(f"`a {op} s`", f"`{'Not (' if op in NEGATED else ''}Membership.mem s a{')' if op in NEGATED else ''}`")
+             for op in sorted(REVERSED)]
+    rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
+    rows += [(f"`M {op}R] N`", f"`{name}{' (RingHom.id R)' if ring else ' R'} M N`")
+             for op, (name, ring) in BRACKET_INFIX.items()]
+    rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
+    rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
+    rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()
+             for suffix, name in names.items()]
+    for op, b in BINDERS.items():
+        if b.shape == "finset":
+            rows.append((f"`{op} x ∈ s, f x`", f"`{b.constant} s (fun x => f x)`"))
+        elif b.shape == "filter":
+            rows.append((f"`{op} x in l, p x`", f"`{b.constant} (fun x => p x) l`"))
+        elif b.shape == "integral":
+            rows.append((f"`{op} x, f x` (`in s`, `in a..b`, `∂μ`)", f"`{b.constant}` (`{INTERVAL_INTEGRAL}` for `a..b`)"))
+        else:
+            rows.append((f"`{op} x, f x`", f"`{b.constant} (fun x => f x)`"))
+    return rows

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from search import config
+from search.corpus.lean import notation
 from search.corpus.lean.expr import (
     VAR,
     ParseError,
@@ -107,3 +109,10 @@ def test_strict_reading_says_where_it_failed(text: str, message: str, at: int) -
         term(text)
     assert error.value.message.startswith(message)
     assert error.value.token is not None and error.value.token.start == at
+
+
+def test_the_readme_prints_every_notation_entry() -> None:
+    readme = (config.REPO_DIR / "README.md").read_text(encoding="utf-8")
+    for written, reads_as in notation.documented():
+        row = f"| {written.replace('|', chr(92) + '|')} | {reads_as.replace('|', chr(92) + '|')} |"
+        assert row in readme, f"README's Loogle patterns table lacks {row}"
