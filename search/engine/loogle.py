@@ -34,7 +34,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from rapidfuzz import fuzz
 
-from search.corpus.lean.syntax import top_level
+from search.corpus.lean import notation
+from search.corpus.lean.syntax import TERM_BRACKETS, Token, term_tokens
 from search.engine.engine import Engine
 from search.engine.graph import DependencyGraph
 from search.engine.names import SUGGESTIONS, nearest
@@ -48,6 +49,8 @@ _NAME = re.compile(r"^(?:[^\W\d]|«)[\w.'!?«»]*$")
 #: A quoted part of a query, to its closing quote or the end.
 _QUOTED = re.compile(r'"[^"]*"?')
 _TURNSTILES = ("⊢", "|-")
+#: Binders whose variables end at a comma: that comma separates no filters.
+_COMMA_BINDERS = frozenset({"∀", "Π", "∃", "∃!", "Σ", *notation.BINDERS})
 
 
 @dataclass(frozen=True)
@@ -229,14 +232,38 @@ class LoogleSearch:
 
 def split_filters(query: str) -> list[tuple[int, str]]:
     """(offset, text) of each filter: cut at commas outside quotes and brackets (`Real.sin,
-    "two"` has two), surrounding space dropped."""
+    "two"` has two) that end no binder's variables (`∀ x, f x = _` and `∑ x ∈ s, f x` are
+    one each), surrounding space dropped."""
     unquoted = _QUOTED.sub(lambda m: " " * len(m.group()), query)
-    cuts = [-1, *top_level(unquoted, ","), len(query)]
+    cuts = [-1]
+    pending = 0
+    for token in _top_level_tokens(unquoted):
+        if token.text in _COMMA_BINDERS:
+            pending += 1
+        elif token.text == ",":
+            if pending:
+                pending -= 1
+            else:
+                cuts.append(token.start)
+    cuts.append(len(query))
     parts = []
     for a, b in zip(cuts, cuts[1:]):
         text = query[a + 1:b]
         parts.append((a + 1 + len(text) - len(text.lstrip()), text.strip()))
     return parts
+
+
+def _top_level_tokens(text: str) -> list[Token]:
+    """The tokens of `text` outside brackets (commas inside brackets cut nothing)."""
+    tokens, depth = [], 0
+    for token in term_tokens(text):
+        if token.text in TERM_BRACKETS.opening:
+            depth += 1
+        elif token.text in TERM_BRACKETS.closing:
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            tokens.append(token)
+    return tokens
 
 
 def parse_filters(query: str) -> list[Filter]:

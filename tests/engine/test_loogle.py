@@ -8,6 +8,9 @@ from search.engine.loogle import Filter, QueryError, parse_filters, split_filter
 def test_query_splits_at_top_level_commas_with_offsets() -> None:
     query = 'Real.sin, "two", f (a, b), |- _ < _'
     assert split_filters(query) == [(0, "Real.sin"), (10, '"two"'), (17, "f (a, b)"), (27, "|- _ < _")]
+    # The comma ending a binder's variables separates nothing.
+    assert split_filters('∀ x, ∀ y, _ = _, tsum') == [(0, "∀ x, ∀ y, _ = _"), (17, "tsum")]
+    assert split_filters('⊢ ∑ x ∈ _, ?f x = _, "a,b"') == [(0, "⊢ ∑ x ∈ _, ?f x = _"), (21, '"a,b"')]
 
 
 def test_filters_of_each_kind() -> None:
