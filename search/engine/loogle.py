@@ -147,7 +147,7 @@ class LoogleSearch:
                 raise QueryError(error.message, []) from None
         if patterns:
             lines.append(f"Of these, {_count(found, 'match', 'one matches')} your pattern(s).")
-        return self._ordered(found, firsts, needles), lines
+        return self._ordered(found, firsts, needles, frozenset(pattern_constants)), lines
 
     def _matcher(self) -> Matcher:
         if self.matcher is None:
@@ -213,17 +213,20 @@ class LoogleSearch:
         names = self.engine.name_table.containing([n.lower() for n in needles])
         return np.unique(np.asarray([p for name in names for p in by_name[name] if self.lean[p]], dtype=np.int64))
 
-    def _ordered(self, found: np.ndarray, firsts: set[int], needles: list[str]) -> np.ndarray:
+    def _ordered(self, found: np.ndarray, firsts: set[int], needles: list[str],
+                 everywhere: frozenset[str] = frozenset()) -> np.ndarray:
         """Loogle's order (module docstring): the constants themselves, then by the query's
         constants the statement mentions (most first), the others it mentions (fewest first),
-        PageRank, size and name."""
+        PageRank, size and name. `everywhere`: needles every found statement mentions (the
+        patterns' constants, by which the candidates were chosen), counted without a lookup."""
         found = np.asarray(found, dtype=np.int64)
         patterns = self.index.patterns
         if not len(found) or patterns is None:
             return found
-        mentioned = np.zeros(len(found), dtype=np.int64)
+        mentioned = np.full(len(found), sum(name in everywhere for name in needles), dtype=np.int64)
         for name in needles:
-            mentioned += np.isin(found, patterns.mentioning(f"c:{name}"))
+            if name not in everywhere:
+                mentioned += np.isin(found, patterns.mentioning(f"c:{name}"))
         extra = patterns.constants[found] - mentioned
         itself = np.isin(found, list(firsts))
         order = np.lexsort((self.name_rank[found], patterns.sizes(found), -self.index.pagerank[found], extra, -mentioned, ~itself))

@@ -28,7 +28,7 @@ from typing import Iterable
 
 import numpy as np
 
-from search.corpus.lean.expr import VAR, Expr, ParseError, parse_term, peel_foralls
+from search.corpus.lean.expr import VAR, Expr, ParseError, parse_term
 from search.corpus.lean.syntax import TERM_BRACKETS, Token, term_tokens
 from search.index.patterns import APP, FIRST_SYMBOL, PI, PatternIndex, symbol_of
 
@@ -129,11 +129,6 @@ def _constants(term: Expr) -> Iterable[str]:
         yield from _constants(term[2])
     elif term[0] == "c":
         yield term[1]
-
-
-def size(term: Expr) -> int:
-    """Nodes of a term."""
-    return 1 + size(term[1]) + size(term[2]) if term[0] in ("a", "f") else 1
 
 
 class Matcher:
