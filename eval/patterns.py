@@ -40,7 +40,7 @@ from eval.paths import RESULTS_DIR
 from eval.report import json_number, markdown_table
 from eval.stats import bootstrap
 
-#: The README's example patterns (issue of the Loogle query forms), in its order.
+#: The README's example patterns ("Loogle patterns"), in its order.
 EXAMPLES = (
     "_ * (_ ^ _)", "?a * ?b = ?b * ?a", "(?a → ?b) → List ?a → List ?b", "Real.sqrt ?a * Real.sqrt ?a",
     "⊢ tsum _ = _ * tsum _", "|- _ < _ → tsum _ < tsum _", 'Real.sin, "two"', "Finset.card (_ ∪ _)",
