@@ -5,7 +5,11 @@ Without arguments it reruns every evaluation that runs offline, each with its de
   variants (`eval/results/mathlibqr_dev.{md,json}`, `figures/mathlibqr_dev_ndcg10_by_style.png`);
 - the PCA and UMAP plots of the index's statement embeddings (`figures/embeddings_*.png`);
 - the judged tables from the saved export and verdicts (`eval/results/judge/*.tables.{md,json}`),
-  skipped with a message when no verdicts have been imported.
+  skipped with a message when no verdicts have been imported;
+- Loogle patterns made from the corpus over the default index: recall, hit counts, a
+  brute-force check and latency (`eval/results/patterns.{md,json}`, eval/patterns.py);
+- goal-state search on MathlibMPR, premise recall per ranking variant and goal path
+  (`eval/results/mathlib_mpr_goals.{md,json}`, eval/goals.py).
 The performance benchmark (`python -m eval bench`, eval/bench) is not part of that run: it
 takes hours at full size (`--quick` checks it in about a minute).
 """
@@ -24,7 +28,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, misses, steps
+from eval import check, embeddings, goals, misses, patterns, steps
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
 
 DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
 #: The evaluations `python -m eval` without arguments reruns, each with its defaults.
-OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"))
+OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"), ("patterns",), ("goals",))
 
 
 def _retrieval(args: argparse.Namespace) -> int:
@@ -153,6 +157,8 @@ def parser() -> argparse.ArgumentParser:
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     misses.add_parser(commands)
+    patterns.add_parser(commands)
+    goals.add_parser(commands)
     check.add_parser(commands)
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)

@@ -23,6 +23,7 @@ from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import read_manifest, write_manifest
+from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import Statement, write_parquet
 from search.text.tokenize import name_tokens, tokenize
 from search.text.views import DENSE_VIEWS, LEXICAL_PARTS, fields_by_head, lexical_text, view_texts
@@ -147,6 +148,8 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         pagerank, dependents = structure_scores(statements)
         np.save(staging / "pagerank.npy", pagerank)
         np.save(staging / "dependents.npy", dependents)
+    with _timed(options.timings, "patterns"):
+        PatternIndex.build(statements).save(staging / PATTERNS)
     with _timed(options.timings, "dense"):
         dense, keys = embed_views(statements, options, known)
         dense.save(staging / "dense", keys)
