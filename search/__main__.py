@@ -28,8 +28,13 @@ def _build(args: argparse.Namespace) -> int:
         profile=args.profile,
         progress=not args.quiet,
         command=shlex.join([*args.prog.split(), *args.argv]),
+        reuse=Path(args.reuse) if args.reuse else None,
     )
-    manifest = build_index(Path(args.out), options)
+    try:
+        manifest = build_index(Path(args.out), options)
+    except ValueError as error:
+        print(f"python -m search build: {error}", file=sys.stderr)
+        return 2
     print(f"index written to {args.out}: {manifest['total']} records")
     for source, counts in manifest["counts"].items():
         print(f"  {source}: {sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in counts.items())})")
@@ -55,12 +60,24 @@ def _records(args: argparse.Namespace) -> int:
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
             "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
                        "all": len(corpus.statements)},
+            "texts": _text_counts(corpus.statements),
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")
     for source, kinds in counts.items():
         print(f"  {source}: {sum(kinds.values())} ({', '.join(f'{k} {v}' for k, v in kinds.items())})")
     return 0
+
+
+def _text_counts(statements: list) -> dict[str, dict[str, int]]:
+    """Per source: records with a docstring, with informal text, with links to another source."""
+    out: dict[str, dict[str, int]] = {}
+    for s in statements:
+        counts = out.setdefault(s.source, {"doc": 0, "informal": 0, "linked": 0})
+        counts["doc"] += bool(s.doc)
+        counts["informal"] += bool(s.informal)
+        counts["linked"] += bool(s.links)
+    return out
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -160,6 +177,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
         "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),
         help="embedding profile: quality (default) or fast (see README, Build time)",
     )
+    build.add_argument("--reuse", metavar="INDEX",
+                       help="take the vectors of texts INDEX already embedded the same way (a rebuild "
+                       "after a corpus or code change embeds only what changed)")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
 

@@ -17,6 +17,7 @@ from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError, read_manifest
+from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import RecordTable, Statement, read_parquet
 
 
@@ -32,6 +33,8 @@ class Index:
     dense: DenseIndex
     pagerank: np.ndarray
     dependents: np.ndarray
+    #: The Lean statements as trees, for Loogle's patterns; None for an index built before them.
+    patterns: PatternIndex | None = None
     position: dict[str, int] = field(default_factory=dict)
 
     @classmethod
@@ -50,11 +53,14 @@ class Index:
                 dense=DenseIndex.load(directory / "dense"),
                 pagerank=np.load(directory / "pagerank.npy"),
                 dependents=np.load(directory / "dependents.npy"),
+                patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
             )
         except (OSError, ValueError, RuntimeError) as error:
             raise IndexLoadError(f"{directory} could not be read ({error})") from error
         index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
         sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
+        if index.patterns is not None:
+            sizes.add(len(index.patterns.offsets) - 1)
         if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
         return index
