@@ -1,9 +1,10 @@
 """`python -m eval steps`: how `default` got where it is, one measured change at a time.
 
 Each step is a ranking setting (`--set`) or a set of BM25+ parts (`--lexical`), applied on
-top of the steps before it, over one built index and one query set. Every step's figures
-come with their bootstrap interval and a paired permutation test against the step before,
-and with the `python -m eval retrieval` command that measures that step alone.
+top of the steps before it, over one built index and one query set (or, for a step that takes
+something away from `default`, against `default`). Every step's figures come with their
+bootstrap interval and a paired permutation test against the step before (or the one it
+names), and with the `python -m eval retrieval` command that measures that step alone.
 
 A new step is one entry in STEPS.
 """
@@ -38,12 +39,14 @@ _BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fiel
 
 @dataclass(frozen=True)
 class Step:
-    """`default` with `settings` applied and BM25+ reading only `lexical` (all parts when empty)."""
+    """`default` with `settings` applied and BM25+ reading only `lexical` (all parts when empty),
+    compared with the step `versus` (the one before it when None)."""
 
     key: str
     label: str
     settings: tuple[str, ...] = ()
     lexical: tuple[str, ...] = ()
+    versus: str | None = None
 
     def arguments(self) -> list[str]:
         """The `python -m eval retrieval` arguments that measure this step alone."""
@@ -62,8 +65,8 @@ STEPS = (
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
          (), tuple(p for p in LEXICAL_PARTS if p != "fields")),
     Step("fields", "+ a structure's fields in BM25+ (= `default`)"),
-    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",)),
-    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",)),
+    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="fields"),
+    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="fields"),
 )
 
 
@@ -72,7 +75,7 @@ def _estimate(estimate: Estimate) -> dict[str, float]:
 
 
 def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence[Step] = STEPS) -> dict:
-    """Every step's figures, intervals and paired test against the step before."""
+    """Every step's figures, intervals and paired test against the step before (or its `versus`)."""
     from search.engine.engine import Engine
     from search.index.build import lexical_documents
     from search.index.lexical import LexicalIndex
@@ -82,7 +85,8 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
     built = index.lexical
     records = list(index.records)
     lexical_by_parts = {LEXICAL_PARTS: built}
-    rows, previous = [], None
+    rows: list[dict] = []
+    runs = {}
     for step in steps:
         parts = step.lexical or LEXICAL_PARTS
         if parts not in lexical_by_parts:
@@ -99,12 +103,13 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
                 ["--index", str(index_dir)] + step.arguments()),
             "metrics": {m: _estimate(summary[m]) for m in METRICS},
         }
-        if previous is not None:
-            test = paired_test(previous.scores[PRIMARY], result.scores[PRIMARY],
-                               baseline=rows[-1]["key"], variant=step.key)
-            row["versus_previous"] = {"diff": _estimate(test.diff), "p_value": test.p_value}
+        baseline = step.versus or (rows[-1]["key"] if rows else None)
+        if baseline is not None:
+            test = paired_test(runs[baseline].scores[PRIMARY], result.scores[PRIMARY],
+                               baseline=baseline, variant=step.key)
+            row["versus"] = {"step": baseline, "diff": _estimate(test.diff), "p_value": test.p_value}
         rows.append(row)
-        previous = result
+        runs[step.key] = result
     index.lexical = built
     return {"index": str(index_dir), "queries": len(queries), "metric": PRIMARY, "steps": rows}
 
@@ -120,9 +125,9 @@ def _steps(args: argparse.Namespace) -> int:
     path.write_text(json.dumps(report, indent=1), encoding="utf-8")
     for row in report["steps"]:
         m = row["metrics"][PRIMARY]
-        versus = row.get("versus_previous")
+        versus = row.get("versus")
         change = (f"  {versus['diff']['mean']:+.3f} [{versus['diff']['low']:+.3f}, {versus['diff']['high']:+.3f}] "
-                  f"p={versus['p_value']:.3f}") if versus else ""
+                  f"p={versus['p_value']:.3f} vs {versus['step']}") if versus else ""
         print(f"{row['key']:14} {PRIMARY} {m['mean']:.3f} [{m['low']:.3f}, {m['high']:.3f}]"
               f"  R@10 {row['metrics']['R@10']['mean']:.3f}{change}")
     print(f"\nwritten: {path}")

@@ -116,6 +116,7 @@ def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_
     report = json.loads((tmp_path / "steps.json").read_text())
     assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS]
     first, *rest = report["steps"]
-    assert "versus_previous" not in first and all("p_value" in row["versus_previous"] for row in rest)
+    assert "versus" not in first and all("p_value" in row["versus"] for row in rest)
+    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "fields"
     assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
     assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
