@@ -12,11 +12,12 @@ behind a proxy, uvicorn's `FORWARDED_ALLOW_IPS` names the proxies whose client a
 from __future__ import annotations
 
 import argparse
+import html
 import logging
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from search import config
 from search.index.manifest import IndexLoadError
@@ -26,6 +27,9 @@ _REPO_TYPES = {"datasets": "dataset", "models": "model", "spaces": "space"}
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from search.api.workers import Loaded
+    from search.engine.engine import Engine
 
 log = logging.getLogger("app")
 
@@ -52,28 +56,67 @@ def locate_index(spec: str) -> Path:
         raise IndexLoadError(f"{spec}: the index could not be fetched from the Hugging Face Hub ({error})") from error
 
 
-def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
-    """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
-    import gradio as gr
-
-    from search.api.http import make_api
+def load_engine(index_spec: str) -> "Engine":
+    """The engine over the index at `index_spec` (raises IndexLoadError when it is unusable)."""
     from search.engine.engine import Engine
-    from search.feedback.store import FeedbackStore
     from search.index.store import Index
-    from search.ui.blocks import CSS, JS, make_blocks
-    from search.ui.page import SearchPage
 
     directory = locate_index(index_spec)
     started = time.perf_counter()
     engine = Engine(Index.load(directory))
     log.info("index %s loaded in %.1f s", directory, time.perf_counter() - started)
+    return engine
+
+
+def load_encoder(engine: "Engine") -> None:
+    """Load the query encoder now, not during the first visitor's search."""
     started = time.perf_counter()
-    engine.index.embedder  # load the query encoder now, not during the first visitor's search
+    engine.index.embedder
     log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
-    store = FeedbackStore(feedback_db)
-    api = make_api(engine, feedback_store=store)
+
+
+def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
+    """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
+    import gradio as gr
+
+    from search.api.http import make_api
+    from search.feedback.store import FeedbackStore
+    from search.ui.blocks import CSS, JS, make_blocks
+    from search.ui.page import SearchPage
+
+    engine = load_engine(index_spec)
+    load_encoder(engine)
+    api = make_api(engine, feedback_store=FeedbackStore(feedback_db))
     page = SearchPage(api.state.service, api.state.ballot)
     return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
+
+
+def make_worker_app(index_spec: str, feedback_db: Path, swap_index: "Callable[[str], None]") -> "Loaded":
+    """The APIs for the multi-worker server (search/api/workers.py), loaded in its parent: what
+    every request reads is built here, once, to be shared by the forked workers; the query
+    encoder is loaded in each worker. The page is not served: Gradio keeps a visitor's state,
+    event queue and the handlers of the cards it drew in the process that drew them, and the
+    workers take connections in turn, so `/` says where the page is."""
+    from fastapi.responses import HTMLResponse
+
+    from search.api.http import make_api
+    from search.api.workers import Loaded
+    from search.feedback.store import FeedbackStore
+
+    engine = load_engine(index_spec)
+    engine.index.by_name, engine.index.pagerank_max  # computed once here rather than in each worker
+    api = make_api(engine, feedback_store=FeedbackStore(feedback_db), swap_index=swap_index)
+
+    @api.get("/", include_in_schema=False)
+    async def no_page() -> HTMLResponse:
+        return HTMLResponse(WORKERS_PAGE.format(version=html.escape(engine.index.version)))
+
+    return Loaded(api, after_fork=lambda: load_encoder(engine))
+
+
+WORKERS_PAGE = """<!doctype html><title>Theorem search</title>
+<p>This server answers the HTTP APIs (<a href="/docs">/docs</a>) with several workers, over the
+index {version}. The search page is served by <code>python app.py --workers 1</code>.</p>"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +127,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB or ./feedback.sqlite)")
     parser.add_argument("--host", default=config.APP_HOST, help="address to listen on (GRADIO_SERVER_NAME)")
     parser.add_argument("--port", type=int, default=config.APP_PORT, help="port (GRADIO_SERVER_PORT, default 7860)")
+    parser.add_argument("--workers", type=int, default=config.APP_WORKERS,
+                        help="worker processes (APP_WORKERS, default 1): 1 serves the page and the APIs from this "
+                             "process; more serve the APIs from workers forked after the index is loaded, and swap "
+                             "the index on SIGHUP or POST /api/v1/admin/index (ADMIN_SECRET)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
+        if args.workers > 1:
+            from search.api.workers import serve
+
+            log.info("serving on http://%s:%d with %d workers", args.host, args.port, args.workers)
+            serve(lambda spec, swap: make_worker_app(spec, args.feedback_db, swap), args.index, args.host,
+                  args.port, args.workers)
+            return 0
         app = make_app(args.index, args.feedback_db)
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -27,6 +27,12 @@ DEFAULT_INDEX_DIR = Path(os.environ.get("INDEX_DIR", REPO_DIR / "index"))
 FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB", REPO_DIR / "feedback.sqlite"))
 APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
 APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
+#: Worker processes of `python app.py` (search/api/workers.py): 1 serves from this process with
+#: the page; more fork that many workers from a parent that loaded the index once (the APIs
+#: only: the page keeps its state in the process that drew it). The secret that
+#: `POST /api/v1/admin/index` asks for (unset: no admin command; SIGHUP still swaps the index).
+APP_WORKERS = int(os.environ.get("APP_WORKERS") or 1)
+ADMIN_SECRET = os.environ.get("ADMIN_SECRET") or None
 APP_META_FILTERS = ("chapter", "section", "year")
 APP_MAX_RESULTS = 50
 #: Votes (search/feedback/ballot.py): the secret that signs session ids and keys the hash of

@@ -1,0 +1,116 @@
+"""Several worker processes over one index loaded once: gunicorn's arbiter forks uvicorn
+workers (the `uvicorn-worker` package) from a parent that has loaded the index.
+
+Why fork after loading: the index (records as Arrow columns, BM25 postings, the HNSW graph and
+its vectors, the filter catalogue) is ~1.5 GB of memory that no request writes to. Loaded in
+the parent (`preload_app`), its pages are shared copy-on-write by every worker, so a second
+worker costs its own heap and query encoder, not a second index. The FAISS HNSW index cannot
+be memory-mapped from its file (faiss 1.15 reads it into memory even with IO_FLAG_MMAP), which
+is why the sharing is by fork rather than by mapping files. `gc.freeze()` before forking keeps
+the collector from writing to every object header of the shared heap in each worker.
+
+What is per worker: the query encoder (an onnxruntime session holds threads, which a fork
+does not carry over, so each worker opens its own, `after_fork`), SQLite connections (opened
+where used, search/feedback/connection.py), the rate limiter's counts (search/api/guard.py).
+
+Swapping the index without downtime: SIGHUP to the parent (or `POST /api/v1/admin/index`,
+search/api/admin.py, which writes the directory asked for and sends it) makes the parent load
+the new index while the old workers go on serving; then gunicorn starts new workers forked
+from it and stops the old ones gracefully, so that requests in flight finish on the old index
+and new connections reach the new one. An index that fails to load leaves the old one serving.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import signal
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from gunicorn.app.base import BaseApplication
+
+from search.index.manifest import IndexLoadError
+
+log = logging.getLogger(__name__)
+
+#: Seconds a stopping worker has to finish its requests in flight (on a swap or a shutdown).
+GRACEFUL_SECONDS = 60
+
+
+@dataclass
+class Loaded:
+    """An application loaded in the parent, and what each worker does after the fork."""
+
+    app: Any  # an ASGI application
+    after_fork: Callable[[], None]
+
+
+class WorkerServer(BaseApplication):  # type: ignore[misc]
+    """`WorkerServer(load, index_spec, ...).run()`: `load(index_spec)` in this process, then
+    `workers` forked workers serving its app on host:port."""
+
+    def __init__(self, load: Callable[[str, Callable[[str], None]], Loaded], index_spec: str, host: str,
+                 port: int, workers: int) -> None:
+        self._load = load
+        self.index_spec = index_spec
+        self.options = {
+            "bind": f"{host}:{port}", "workers": workers, "worker_class": "uvicorn_worker.UvicornWorker",
+            "preload_app": True, "graceful_timeout": GRACEFUL_SECONDS, "timeout": 120, "keepalive": 5,
+            "loglevel": "warning", "post_fork": self._post_fork,
+        }
+        handle, name = tempfile.mkstemp(prefix="index-swap-", suffix=".txt")
+        os.close(handle)
+        self.swap_file = Path(name)  # the index the next SIGHUP loads ("" = the current one again)
+        self.loaded: Loaded | None = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        """In the parent, before forking: the first index (an IndexLoadError ends the start)."""
+        self.loaded = self._load(self.index_spec, self.request_swap)
+        self._freeze()
+        return self.loaded.app
+
+    def request_swap(self, index_spec: str) -> None:
+        """From a worker: ask the parent (its parent process) to swap to `index_spec`."""
+        self.swap_file.write_text(index_spec)
+        os.kill(os.getppid(), signal.SIGHUP)
+
+    def reload(self) -> None:
+        """On SIGHUP, in the parent: load the index asked for; gunicorn then replaces the workers."""
+        super().reload()
+        asked = self.swap_file.read_text().strip() or self.index_spec
+        gc.unfreeze()
+        try:
+            loaded = self._load(asked, self.request_swap)
+        except IndexLoadError as error:
+            log.error("index swap to %s refused, still serving %s: %s", asked, self.index_spec, error)
+        else:
+            self.loaded, self.index_spec, self.callable = loaded, asked, loaded.app
+            log.warning("index swapped to %s; new workers serve it, old ones finish their requests", asked)
+        self._freeze()
+
+    def _freeze(self) -> None:
+        gc.collect()
+        gc.freeze()
+
+    def _post_fork(self, _arbiter: Any, _worker: Any) -> None:
+        if self.loaded is not None:
+            self.loaded.after_fork()
+
+
+def serve(load: Callable[[str, Callable[[str], None]], Loaded], index_spec: str, host: str, port: int,
+          workers: int) -> None:
+    """Serve until stopped (SIGINT or SIGTERM to the parent)."""
+    server = WorkerServer(load, index_spec, host, port, workers)
+    try:
+        server.run()
+    finally:
+        server.swap_file.unlink(missing_ok=True)
