@@ -5,7 +5,7 @@ Database File", section 2.6): the server with several workers (search/api/worker
 the vote stores in its parent process and forks the workers from it. Each store therefore
 opens its connection lazily, in the process that first uses it, and opens a new one when it
 finds itself in another process; the parent closes the one it used to set the schema up
-(`close`), so that no open connection is inherited. SQLite's own file locks then keep the
+(`release`), so that no open connection is inherited. SQLite's own file locks then keep the
 workers' writes consistent, as they do for any processes sharing a database file.
 """
 
@@ -25,6 +25,7 @@ class ProcessConnection:
         self._pid: int | None = None
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._closed = False
 
     def _own(self) -> None:
         if self._pid != os.getpid():  # first use here, or a forked copy of another process's store
@@ -41,14 +42,21 @@ class ProcessConnection:
     def db(self) -> sqlite3.Connection:
         """The connection (opened now if this process has none); use it under `lock`."""
         self._own()
+        if self._closed:
+            raise sqlite3.ProgrammingError("the store has been closed")
         if self._db is None:
             self._db = self._connect()
         return self._db
 
-    def close(self) -> None:
+    def release(self) -> None:
         """Close this process's connection; the next use opens a new one."""
         self._own()
         with self._lock:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+    def close(self) -> None:
+        """Close this process's connection for good: using it again raises sqlite3.ProgrammingError."""
+        self.release()
+        self._closed = True

@@ -55,7 +55,7 @@ class ServedResults:
         self._prune_every = max(1, min(PRUNE_EVERY, max_lists // 10))
         self._connection = ProcessConnection(self._connect)
         self._db.executescript(_SCHEMA)
-        self._connection.close()  # each process opens its own (search/feedback/connection.py)
+        self._connection.release()  # each process opens its own (search/feedback/connection.py)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)

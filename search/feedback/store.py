@@ -90,7 +90,7 @@ class FeedbackStore:
             self._db.execute("ROLLBACK")
             raise
         finally:
-            self._connection.close()  # each process opens its own (search/feedback/connection.py)
+            self._connection.release()  # each process opens its own (search/feedback/connection.py)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
