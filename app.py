@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import html
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -91,7 +92,7 @@ def make_app(index_spec: str, feedback_db: Path) -> "FastAPI":
     return gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
 
 
-def make_worker_app(index_spec: str, feedback_db: Path, swap_index: "Callable[[str], None]") -> "Loaded":
+def make_worker_app(index_spec: str, feedback_db: Path, workers: int, swap_index: "Callable[[str], None]") -> "Loaded":
     """The APIs for the multi-worker server (search/api/workers.py), loaded in its parent: what
     every request reads is built here, once, to be shared by the forked workers; the query
     encoder is loaded in each worker. The page is not served: Gradio keeps a visitor's state,
@@ -111,7 +112,16 @@ def make_worker_app(index_spec: str, feedback_db: Path, swap_index: "Callable[[s
     async def no_page() -> HTMLResponse:
         return HTMLResponse(WORKERS_PAGE.format(version=html.escape(engine.index.version)))
 
-    return Loaded(api, after_fork=lambda: load_encoder(engine))
+    def after_fork() -> None:
+        import faiss
+
+        threads = max(1, (os.cpu_count() or 1) // workers)  # this worker's share of the cores
+        faiss.omp_set_num_threads(threads)
+        started = time.perf_counter()
+        engine.index.load_embedder(threads)
+        log.info("embedding model loaded in %.1f s (worker %d)", time.perf_counter() - started, os.getpid())
+
+    return Loaded(api, after_fork=after_fork)
 
 
 WORKERS_PAGE = """<!doctype html><title>Theorem search</title>
@@ -140,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             from search.api.workers import serve
 
             log.info("serving on http://%s:%d with %d workers", args.host, args.port, args.workers)
-            serve(lambda spec, swap: make_worker_app(spec, args.feedback_db, swap), args.index, args.host,
+            serve(lambda spec, swap: make_worker_app(spec, args.feedback_db, args.workers, swap), args.index, args.host,
                   args.port, args.workers)
             return 0
         app = make_app(args.index, args.feedback_db)

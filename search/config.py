@@ -56,6 +56,10 @@ API_MAX_QUERIES = 10
 #: limit off. Behind a proxy, uvicorn's FORWARDED_ALLOW_IPS says whose client address to trust.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES") or 256 * 1024)
 API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
+#: Threads that answer requests at once in each server process (anyio's pool, 40 by default):
+#: searches are CPU-bound, so more threads than this only hold more score arrays at once (a
+#: spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench throughput`).
+API_THREADS = int(os.environ.get("API_THREADS") or 4)
 #: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
 #: behind a Space's proxy. Comma-separated; a port may be `*`.
 MCP_ALLOWED_HOSTS = tuple(

@@ -17,6 +17,7 @@ import logging
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -80,6 +81,9 @@ def make_api(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Searches are CPU-bound and run in the thread pool: more threads than a few per core
+        # only add memory (each search holds score arrays over the whole index) and queueing.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = config.API_THREADS
         async with sessions.run():
             yield
 

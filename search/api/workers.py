@@ -22,16 +22,21 @@ and new connections reach the new one. An index that fails to load leaves the ol
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
 import signal
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, Callable
 
 from gunicorn.app.base import BaseApplication
+from uvicorn.server import Server
+from uvicorn_worker import UvicornWorker
 
 from search.index.manifest import IndexLoadError
 
@@ -39,6 +44,63 @@ log = logging.getLogger(__name__)
 
 #: Seconds a stopping worker has to finish its requests in flight (on a swap or a shutdown).
 GRACEFUL_SECONDS = 60
+#: Seconds an idle connection is kept open (gunicorn's `keepalive`, uvicorn's keep-alive time).
+KEEPALIVE_SECONDS = 5
+
+
+class DrainingServer(Server):
+    """uvicorn's server, which on SIGTERM first drains its connections (see the module's doc)."""
+
+    draining = False
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if sig != signal.SIGTERM or self.draining or self.should_exit:
+            super().handle_exit(sig, frame)
+            return
+        self.draining = True
+        self._captured_signals.append(sig)  # re-raised after serving, as uvicorn does
+        asyncio.get_running_loop().call_soon_threadsafe(lambda: asyncio.ensure_future(self._drain()))
+
+    async def _drain(self) -> None:
+        for server in self.servers:  # stop accepting: new connections go to the other workers
+            server.close()
+        deadline = time.monotonic() + KEEPALIVE_SECONDS + 1
+        while self.server_state.connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        self.should_exit = True
+
+
+class CloseWhenDraining:
+    """ASGI middleware: while its server drains, every response says `Connection: close`."""
+
+    def __init__(self, app: Any, server: DrainingServer) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def closing(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and self.server.draining:
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"connection"]
+                message = {**message, "headers": [*headers, (b"connection", b"close")]}
+            await send(message)
+
+        await self.app(scope, receive, closing)
+
+
+class DrainingWorker(UvicornWorker):  # type: ignore[misc]
+    """The `uvicorn-worker` worker, serving through `DrainingServer`."""
+
+    async def _serve(self) -> None:
+        server = DrainingServer(config=self.config)
+        self.config.app = CloseWhenDraining(self.wsgi, server)
+        self._install_sigquit_handler()
+        await server.serve(sockets=self.sockets)
+        if not server.started:
+            raise SystemExit(3)  # gunicorn's Arbiter.WORKER_BOOT_ERROR, as UvicornWorker exits
 
 
 @dataclass
@@ -58,8 +120,8 @@ class WorkerServer(BaseApplication):  # type: ignore[misc]
         self._load = load
         self.index_spec = index_spec
         self.options = {
-            "bind": f"{host}:{port}", "workers": workers, "worker_class": "uvicorn_worker.UvicornWorker",
-            "preload_app": True, "graceful_timeout": GRACEFUL_SECONDS, "timeout": 120, "keepalive": 5,
+            "bind": f"{host}:{port}", "workers": workers, "worker_class": "search.api.workers.DrainingWorker",
+            "preload_app": True, "graceful_timeout": GRACEFUL_SECONDS, "timeout": 120, "keepalive": KEEPALIVE_SECONDS,
             "loglevel": "warning", "post_fork": self._post_fork,
         }
         handle, name = tempfile.mkstemp(prefix="index-swap-", suffix=".txt")

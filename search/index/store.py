@@ -62,8 +62,16 @@ class Index:
     @cached_property
     def embedder(self) -> Embedder:
         """The model and backend the index was embedded with, for embedding queries."""
+        return self.load_embedder()
+
+    def load_embedder(self, threads: int = 0) -> Embedder:
+        """Load the query encoder now, on `threads` threads (0: one per core), as `embedder`
+        from then on: each worker of the multi-worker server loads its own after the fork, on
+        its share of the cores (search/api/workers.py)."""
         settings = self.manifest["embedding"]
-        return Embedder(self.manifest["model"], settings["backend"], settings["max_length"])
+        embedder = Embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads=threads)
+        self.__dict__["embedder"] = embedder
+        return embedder
 
     @cached_property
     def pagerank_max(self) -> float:
