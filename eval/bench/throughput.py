@@ -241,8 +241,10 @@ def measure(kinds: Sequence[str], index: Path, queries: Mapping[str, Any], concu
         for kind in kinds:
             rounds[kind].append(_round(kind, index, texts, concurrency, seconds, scratch, start_timeout,
                                        spike_requests))
-            log.info("bench throughput %s: round %d of %d: %s", kind, round_number + 1, runs,
-                     {k: v for k, v in rounds[kind][-1].items() if k != "levels"})
+            measured = rounds[kind][-1]
+            log.info("bench throughput %s: round %d of %d: %s; requests/s and p95 ms per level: %s", kind,
+                     round_number + 1, runs, {k: v for k, v in measured.items() if k != "levels"},
+                     [(lv["clients"], round(lv["requests_per_s"], 1), round(lv["p95"])) for lv in measured["levels"]])
     return [_summary(kind, index, len(texts), runs, rounds[kind]) for kind in kinds]
 
 
