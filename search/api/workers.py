@@ -2,7 +2,7 @@
 workers (the `uvicorn-worker` package) from a parent that has loaded the index.
 
 Why fork after loading: the index (records as Arrow columns, BM25 postings, the HNSW graph and
-its vectors, the filter catalogue) is ~1.5 GB of memory that no request writes to. Loaded in
+its vectors, the filter catalogue) is most of the server's memory, and no request writes to it. Loaded in
 the parent (`preload_app`), its pages are shared copy-on-write by every worker, so a second
 worker costs its own heap and query encoder, not a second index. The FAISS HNSW index cannot
 be memory-mapped from its file (faiss 1.15 reads it into memory even with IO_FLAG_MMAP), which
@@ -13,7 +13,8 @@ What is per worker: the query encoder (an onnxruntime session holds threads, whi
 does not carry over, so each worker opens its own, `after_fork`), SQLite connections (opened
 where used, search/feedback/connection.py), the rate limiter's counts (search/api/guard.py).
 
-Swapping the index without downtime: SIGHUP to the parent (or `POST /api/v1/admin/index`,
+Swapping the index without downtime: SIGHUP to the parent (which loads the index at the path
+it serves again, e.g. a symlink pointed at a new build; or `POST /api/v1/admin/index`,
 search/api/admin.py, which writes the directory asked for and sends it) makes the parent load
 the new index while the old workers go on serving; then gunicorn starts new workers forked
 from it and stops the old ones gracefully, so that requests in flight finish on the old index
