@@ -5,7 +5,11 @@ Without arguments it reruns every evaluation that runs offline, each with its de
   variants (`eval/results/mathlibqr_dev.{md,json}`, `figures/mathlibqr_dev_ndcg10_by_style.png`);
 - the PCA and UMAP plots of the index's statement embeddings (`figures/embeddings_*.png`);
 - the judged tables from the saved export and verdicts (`eval/results/judge/*.tables.{md,json}`),
-  skipped with a message when no verdicts have been imported.
+  skipped with a message when no verdicts have been imported;
+- Loogle patterns made from the corpus over the default index: recall, hit counts, a
+  brute-force check and latency (`eval/results/patterns.{md,json}`, eval/patterns.py);
+- goal-state search on MathlibMPR, premise recall per ranking variant and goal path
+  (`eval/results/mathlib_mpr_goals.{md,json}`, eval/goals.py).
 The performance benchmark (`python -m eval bench`, eval/bench) is not part of that run: it
 takes hours at full size (`--quick` checks it in about a minute).
 """
@@ -24,7 +28,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, misses
+from eval import check, embeddings, goals, misses, patterns, steps
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -36,19 +40,23 @@ if TYPE_CHECKING:
 
 DEFAULT_QUERIES = config.QUERIES_DIR / "mathlibqr_dev.json"
 #: The evaluations `python -m eval` without arguments reruns, each with its defaults.
-OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"))
+OFFLINE = (("retrieval",), ("embeddings",), ("judge", "tables"), ("patterns",), ("goals",))
 
 
 def _retrieval(args: argparse.Namespace) -> int:
     from search.engine.engine import Engine
+    from search.index.build import lexical_documents
+    from search.index.lexical import LexicalIndex
     from search.index.manifest import IndexLoadError
     from search.index.store import Index
+    from search.text.views import lexical_parts
 
     from eval.report import RunInfo, headline_table, index_info, write_report
     from eval.retrieval import run_retrieval
 
     try:
         rankings = rankings_with_settings(args.variants.split(","), args.set)
+        parts = lexical_parts(args.lexical) if args.lexical else None
     except ValueError as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 2
@@ -59,8 +67,10 @@ def _retrieval(args: argparse.Namespace) -> int:
     except (QuerySetError, IndexLoadError) as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 1
+    if parts is not None:
+        index.lexical = LexicalIndex.build(lexical_documents(list(index.records), parts))
     run = run_retrieval(Engine(index), queries, rankings, k=args.k, exists=_exists(index))
-    overridden = "".join(f"_{setting}" for setting in args.set)
+    overridden = "".join(f"_{setting}" for setting in args.set) + (f"_lexical={args.lexical}" if parts else "")
     info = RunInfo(
         name=args.name or stem + ("_fair" if args.fair_only else "") + overridden,
         queryset=args.queries,
@@ -140,12 +150,19 @@ def parser() -> argparse.ArgumentParser:
                            help="change a setting of every ranking run (e.g. dependents.weight=0.2, "
                                 "weights.names=0.6, latex_as_text=False, rrf_k=5); the report's name "
                                 "records it and its JSON holds each ranking as run")
+    retrieval.add_argument("--lexical", metavar="PARTS",
+                           help="re-index BM25+ in memory from the index's records with only these parts "
+                                "(comma-separated, of name, statement, doc, informal, aliases, place, kind, "
+                                "fields: search/text/views.py), to measure what a part is worth")
     retrieval.set_defaults(run=_retrieval)
     embeddings.add_parser(commands)
     misses.add_parser(commands)
+    patterns.add_parser(commands)
+    goals.add_parser(commands)
     check.add_parser(commands)
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)
+    steps.add_parser(commands)
     return root
 
 

@@ -115,6 +115,9 @@ class Column:
     #: The value of a cell whose path the output lacks (a count of no records is 0); without
     #: one, a missing value is an error.
     missing: float | None = None
+    #: A cell whose path the output lacks is left empty (`–`) rather than an error (the first
+    #: row of a table of differences against the row before).
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,8 @@ class Runner:
             try:
                 outcome.values[key] = lookup(data, path)
             except KeyError as missing:
+                if column.optional:
+                    continue
                 if column.missing is None:
                     outcome.errors.append(str(missing))
                 else:

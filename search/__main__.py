@@ -1,4 +1,4 @@
-"""Command line: `python -m search {build,query,parse-lean,parse-latex,feedback}`, installed
+"""Command line: `python -m search {build,query,records,parse-lean,parse-latex,publish,feedback}`, installed
 as `theorem-search` by `pip install .` (pyproject.toml)."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import shlex
 import sys
 from pathlib import Path
 
@@ -26,8 +27,14 @@ def _build(args: argparse.Namespace) -> int:
         views=tuple(args.views.split(",")),
         profile=args.profile,
         progress=not args.quiet,
+        command=shlex.join([*args.prog.split(), *args.argv]),
+        reuse=Path(args.reuse) if args.reuse else None,
     )
-    manifest = build_index(Path(args.out), options)
+    try:
+        manifest = build_index(Path(args.out), options)
+    except ValueError as error:
+        print(f"python -m search build: {error}", file=sys.stderr)
+        return 2
     print(f"index written to {args.out}: {manifest['total']} records")
     for source, counts in manifest["counts"].items():
         print(f"  {source}: {sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in counts.items())})")
@@ -53,12 +60,24 @@ def _records(args: argparse.Namespace) -> int:
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
             "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
                        "all": len(corpus.statements)},
+            "texts": _text_counts(corpus.statements),
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")
     for source, kinds in counts.items():
         print(f"  {source}: {sum(kinds.values())} ({', '.join(f'{k} {v}' for k, v in kinds.items())})")
     return 0
+
+
+def _text_counts(statements: list) -> dict[str, dict[str, int]]:
+    """Per source: records with a docstring, with informal text, with links to another source."""
+    out: dict[str, dict[str, int]] = {}
+    for s in statements:
+        counts = out.setdefault(s.source, {"doc": 0, "informal": 0, "linked": 0})
+        counts["doc"] += bool(s.doc)
+        counts["informal"] += bool(s.informal)
+        counts["linked"] += bool(s.links)
+    return out
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -96,6 +115,21 @@ def _parse_latex(args: argparse.Namespace) -> int:
 
     count = parse_latex_to_jsonl(Path(args.path), Path(args.out), source=args.source)
     print(f"{count} statements written to {args.out}")
+    return 0
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from huggingface_hub.errors import HfHubHTTPError
+
+    from search.hub.publish import publish
+
+    try:
+        done = publish(Path(args.dir), args.repo, private=args.private, tag=args.tag, message=args.message)
+    except HfHubHTTPError as error:
+        print(f"error: the Hub refused the upload to {args.repo}: {error}", file=sys.stderr)
+        return 2
+    print(f"published {args.dir} to {done.address} at commit {done.commit} ({done.files} files sent, "
+          f"{done.deleted} stale files deleted{', tagged ' + done.tag if done.tag else ''}): {done.url}")
     return 0
 
 
@@ -143,6 +177,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
         "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),
         help="embedding profile: quality (default) or fast (see README, Build time)",
     )
+    build.add_argument("--reuse", metavar="INDEX",
+                       help="take the vectors of texts INDEX already embedded the same way (a rebuild "
+                       "after a corpus or code change embeds only what changed)")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
 
@@ -177,6 +214,19 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     latex.add_argument("--source", help="source name (default: the archive or directory name)")
     latex.set_defaults(run=_parse_latex)
 
+    publish = commands.add_parser(
+        "publish", help="upload an index directory to a Hugging Face dataset repository",
+        description="Check an index against its manifest, then upload it with a dataset card written "
+        "from the manifest to hf://datasets/OWNER/NAME (created if absent) as one commit. The token is "
+        "huggingface_hub's (HF_TOKEN or `hf auth login`); HF_ENDPOINT points at another Hub.",
+    )
+    publish.add_argument("dir", help="index directory (python -m search build --out DIR)")
+    publish.add_argument("repo", help="hf://datasets/OWNER/NAME")
+    publish.add_argument("--private", action="store_true", help="create the repository private")
+    publish.add_argument("--tag", help="tag the commit (e.g. the Mathlib version), to serve it as hf://...@TAG")
+    publish.add_argument("--message", help="commit message (default: record count and build date)")
+    publish.set_defaults(run=_publish)
+
     feedback = commands.add_parser("feedback", help="thumbs up/down collected by the app")
     feedback_commands = feedback.add_subparsers(dest="feedback_command", required=True)
     export = feedback_commands.add_parser(
@@ -201,7 +251,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m search") -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser(prog).parse_args(argv)
+    args.prog, args.argv = prog, argv
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     from search.api.validation import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable

@@ -18,13 +18,40 @@ LATEX_CORPUS_DIR = SHARED_DIR / "corpora" / "latex"
 QUERIES_DIR = SHARED_DIR / "queries"
 
 #: Where `python -m search build` writes and the app reads by default.
-DEFAULT_INDEX_DIR = Path(os.environ.get("INDEX_DIR", REPO_DIR / "index"))
+#: For the app, INDEX_DIR may also be an `hf://datasets/OWNER/NAME[@REVISION]` address (a
+#: Space's variable), so DEFAULT_INDEX is kept as text: a Path would fold its `//` into `/`.
+DEFAULT_INDEX = os.environ.get("INDEX_DIR") or str(REPO_DIR / "index")
+DEFAULT_INDEX_DIR = Path(DEFAULT_INDEX)
+#: Map the index's vectors (FAISS, in place) and BM25 postings (bm25s) from their files instead
+#: of reading them into memory: the pages are the OS's file cache, shared by every process and
+#: every index that maps the same file, and evictable (INDEX_MMAP=0 reads them in).
+INDEX_MMAP = os.environ.get("INDEX_MMAP", "1") != "0"
 
 #: The app (`python app.py`): the SQLite file of thumbs up/down, the address it serves on,
 #: the metadata keys offered as filters beside source, kind and package (each shown only
 #: when the index has it), and the most results a page shows. The address follows Gradio's own
 #: variables, which a Hugging Face Space sets.
-FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB", REPO_DIR / "feedback.sqlite"))
+#: A persistent disk, when one is mounted (a Space's persistent storage is at /data): the vote
+#: database (with its `.secret`, `.served` and `.hub` siblings) goes there unless FEEDBACK_DB
+#: names a file, so that votes outlive a restart.
+PERSISTENT_DIR = Path(os.environ.get("PERSISTENT_DIR", "/data"))
+
+
+def default_feedback_db(persistent: Path = PERSISTENT_DIR) -> Path:
+    """`<persistent disk>/feedback.sqlite` when that disk is a writable directory, else
+    `./feedback.sqlite` beside the code (a Space without persistent storage loses it)."""
+    if persistent.is_dir() and os.access(persistent, os.W_OK):
+        return persistent / "feedback.sqlite"
+    return REPO_DIR / "feedback.sqlite"
+
+
+FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB") or default_feedback_db())
+#: `hf://datasets/OWNER/NAME`: every vote is also appended to a JSON-lines file that
+#: huggingface_hub's CommitScheduler pushes to that dataset repository every
+#: FEEDBACK_SYNC_MINUTES (search/feedback/hub_sync.py), so that votes outlive a Space with no
+#: persistent disk: a restart loses at most the votes of the last period (and the push under way).
+FEEDBACK_REPO = os.environ.get("FEEDBACK_REPO") or None
+FEEDBACK_SYNC_MINUTES = float(os.environ.get("FEEDBACK_SYNC_MINUTES") or 5)
 APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
 APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 #: Worker processes of `python app.py` (search/api/workers.py): 1 serves from this process with
@@ -68,6 +95,9 @@ MCP_ALLOWED_HOSTS = tuple(
 )
 
 LEAN_SOURCES = ("mathlib", "batteries", "physlean")
+#: Licences of the shared Lean corpora, as ../shared/corpora/lean/README.md states them (the
+#: LaTeX corpora state theirs in ../shared/corpora/latex/manifest.json).
+LEAN_LICENCES = {"mathlib": "Apache-2.0", "batteries": "Apache-2.0", "physlean": "Apache-2.0"}
 LATEX_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring")
 DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from search.api.native import FilterValue
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant, clean_query
-from search.api.service import SearchService
+from search.api.indexes import Indexes
 from search.engine import variants
 from search.feedback.ballot import Ballot, VoteRefused
 from search.feedback.sessions import SESSION_PATTERN
@@ -49,6 +49,7 @@ class FeedbackRequest(BaseModel):
     rank: int = Field(strict=True, ge=1, le=MAX_RESULTS, description="The result's rank in that search's answer.")
     filters: dict[str, FilterValue] = Field(default_factory=dict, description="The filters of the search.")
     variant: Variant = Field(variants.DEFAULT, description="The ranking variant of the search.")
+    index: str | None = Field(None, max_length=100, description="The index of the search when not the default.")
 
     @field_validator("vote")
     @classmethod
@@ -63,12 +64,13 @@ class FeedbackSaved(BaseModel):
     vote: dict[str, Any] = Field(description="The vote as stored, with the index version and a UTC timestamp.")
 
 
-def router(service: SearchService, ballot: Ballot) -> APIRouter:
+def router(indexes: Indexes, ballot: Ballot) -> APIRouter:
     api = APIRouter(tags=["Feedback"])
 
     @api.post(PATH, response_model=FeedbackSaved, summary="Vote on a result of a search (stored before the answer)")
     def feedback(request: FeedbackRequest, http: Request) -> FeedbackSaved:
         query = clean_query(request.query)
+        service = indexes.get(request.index)
         service.position(request.result_id)
         vote = Vote(
             session=request.session, query=query, result_id=request.result_id, vote=request.vote,

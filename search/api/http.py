@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 from search import config
 from search.api import admin, feedback, leansearch, loogle, mcp, native, statesearch
 from search.api.guard import RequestGuard
+from search.api.indexes import Indexes
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
 from search.api.service import SearchService
 from search.engine.engine import Engine
@@ -61,13 +62,15 @@ ERROR_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def make_api(
-    engine: Engine,
+    engine: Engine | Indexes,
     feedback_store: FeedbackStore | None = None,
     rate_limit: int | None = None,
     max_body_bytes: int | None = None,
     swap_index: Callable[[str], None] | None = None,
 ) -> FastAPI:
-    """The application over `engine`'s index. Its `SearchService` (filter catalogue and reverse
+    """The application over `engine`'s index, or over several named indexes (`Indexes`: the native
+    API, its votes, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes
+    and the page use the default). Its (default) `SearchService` (filter catalogue and reverse
     dependency map, built here, once) is `api.state.service`, for the UI to share. With a
     `feedback_store`, native searches are served to sessions and `POST /api/v1/feedback` writes
     their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
@@ -76,8 +79,9 @@ def make_api(
     `config.ADMIN_SECRET` set, `POST /api/v1/admin/index` swaps the index (search/api/admin.py)."""
     per_minute = config.API_RATE_LIMIT_PER_MINUTE if rate_limit is None else rate_limit
     max_body = config.API_MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
-    service = SearchService.from_engine(engine)
-    server = mcp.make_server(service)
+    indexes = engine if isinstance(engine, Indexes) else Indexes.single(SearchService.from_engine(engine))
+    service = indexes.get(None)
+    server = mcp.make_server(indexes)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -88,17 +92,19 @@ def make_api(
             yield
 
     api = FastAPI(
-        title="Theorem search", version=engine.index.version, lifespan=lifespan,
+        title="Theorem search", version=service.index.version, lifespan=lifespan,
         description=DESCRIPTION.format(max_body=max_body, per_minute=per_minute or "any number of"),
     )
     api.state.service = service
+    api.state.indexes = indexes
     api.state.ballot = Ballot.open(feedback_store) if feedback_store is not None else None
     sessions = mcp.mount(api, server)
-    for module in (leansearch, loogle, statesearch):
+    for module in (leansearch, loogle):
         api.include_router(module.router(service))
-    api.include_router(native.router(service, api.state.ballot))
+    api.include_router(statesearch.router(indexes))
+    api.include_router(native.router(indexes, api.state.ballot))
     if api.state.ballot is not None:
-        api.include_router(feedback.router(service, api.state.ballot))
+        api.include_router(feedback.router(indexes, api.state.ballot))
     if swap_index is not None and config.ADMIN_SECRET:
         api.include_router(admin.router(config.ADMIN_SECRET, swap_index))
     _add_error_handlers(api)

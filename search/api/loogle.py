@@ -4,9 +4,9 @@ LeanSearchClient's `#loogle` sends `curl -X GET --user-agent LeanSearchClient
 "URL?q=<query>"` (`LEANSEARCHCLIENT_LOOGLE_API_URL`, the query percent-encoded by Lean's
 `System.Uri.escapeUri`) and reads either `hits` (each needs a string `name` and `type`, and may
 have `doc`) or `error` with optional `suggestions`, which it offers as new `#loogle` queries.
-The query forms are answered by `search.engine.loogle`. As in Loogle, an unknown name or an
-unsupported filter is an answer with `error` and HTTP 200; a malformed request (no `q`, an
-empty or over-long query) is a 400 with the same fields.
+The query forms are answered by `search.engine.loogle`. As in Loogle, an unknown name or a
+pattern that cannot be read is an answer with `error` and HTTP 200; a malformed request (no
+`q`, an empty or over-long query) is a 400 with the same fields.
 """
 
 from __future__ import annotations
@@ -51,15 +51,16 @@ def router(service: SearchService) -> APIRouter:
         responses={200: {"model": LoogleAnswer | LoogleError}, 400: {"model": LoogleError}},
         summary="Loogle-compatible search",
         description=(
-            "Constant names (declarations referring to the constant, those writing it in their "
-            'statement first), "name substrings", comma-separated (all must hold). Works with '
+            "Constant names (declarations referring to the constant, those mentioning it in their "
+            'statement first), "name substrings", term patterns (`_ * (_ ^ _)`, `?a * ?b = ?b * ?a`), '
+            "conclusion patterns (`⊢ tsum _ = _ * tsum _`), comma-separated (all must hold). Works with "
             "LeanSearchClient: `LEANSEARCHCLIENT_LOOGLE_API_URL=http://HOST:PORT/json`."
         ),
     )
     def loogle_json(
         q: str = Query(
             description=f"The Loogle query, at most {MAX_QUERY_CHARS} characters.",
-            examples=["Real.sin", 'Real.sin, "sq"'],
+            examples=["Real.sin", 'Real.sin, "sq"', "_ * (_ ^ _)", "⊢ tsum _ = _ * tsum _"],
         ),
     ) -> LoogleAnswer | JSONResponse:
         query = clean_query(q.strip().removeprefix("#find ").replace("\n", " "))

@@ -21,7 +21,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from search import config
-from search.api.service import SearchService, compact
+from search.api.indexes import Indexes
+from search.api.service import compact
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant
 from search.engine import variants
 
@@ -33,9 +34,15 @@ INSTRUCTIONS = (
 )
 
 
-def make_server(service: SearchService) -> MCPServer:
-    """The MCP server with its three tools; errors in the caller's input come back as tool
-    errors with the same messages as the HTTP API's."""
+#: The optional `index` argument of every tool.
+IndexName = Annotated[str | None, Field(max_length=100, description="Which index to use when the server has several "
+                                        "(`/api/v1/indexes` lists them); the default when absent.")]
+
+
+def make_server(indexes: Indexes) -> MCPServer:
+    """The MCP server with its three tools, each over the index its optional `index` names (the
+    default when absent); errors in the caller's input come back as tool errors with the same
+    messages as the HTTP API's."""
     server = MCPServer("theorem-search", instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool()
@@ -46,6 +53,7 @@ def make_server(service: SearchService) -> MCPServer:
         kind: Annotated[list[str] | None, Field(description="Only these kinds, e.g. [\"theorem\", \"lemma\"].")] = None,
         filters: Annotated[dict[str, str | list[str]] | None, Field(description="Any other filter: package, module, or a metadata key (chapter, tag, namespace, ...).")] = None,
         variant: Annotated[Variant, Field(description=f"Ranking variant, one of {', '.join(variants.names())}.")] = variants.DEFAULT,
+        index: IndexName = None,
     ) -> list[dict[str, Any]]:
         """Search the index; compact results (id, name, kind, source, statement, doc, url, score), best first."""
         wanted: dict[str, Any] = dict(filters or {})
@@ -53,15 +61,17 @@ def make_server(service: SearchService) -> MCPServer:
             if values:
                 wanted[key] = values
         with _as_tool_error():
-            results = service.search(query, limit, wanted, variant)
+            results = indexes.get(index).search(query, limit, wanted, variant)
         return [compact(r.statement, r.score) for r in results]
 
     @server.tool()
     def get_by_id(
         id: Annotated[str, Field(description="A record id from `search`, e.g. `mathlib:Nat.succ_le_succ`.")],
+        index: IndexName = None,
     ) -> dict[str, Any]:
         """Every field of one record, with its PageRank and its numbers of dependencies and dependents."""
         with _as_tool_error():
+            service = indexes.get(index)
             return service.record(service.position(id))
 
     @server.tool()
@@ -72,9 +82,11 @@ def make_server(service: SearchService) -> MCPServer:
             Field(description="`dependencies`: what it refers to; `dependents`: what refers to it."),
         ] = "both",
         limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="At most this many per direction.")] = 20,
+        index: IndexName = None,
     ) -> dict[str, Any]:
         """The records one record refers to and those referring to it, most central first, with total counts."""
         with _as_tool_error():
+            service = indexes.get(index)
             position = service.position(id)
         out: dict[str, Any] = {"id": id}
         for name, find in (("dependencies", service.graph.dependencies), ("dependents", service.graph.dependents)):

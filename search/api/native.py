@@ -4,7 +4,8 @@
 `/api/v1/statement/{id}` a whole record; `/api/v1/dependencies/{id}` and
 `/api/v1/dependents/{id}` the two directions of the dependency graph; `/api/v1/aligned/{id}`
 the statements of the other language that say the same (formal ↔ informal); `/api/v1/filters` the
-filter keys and values this index has; `/api/v1/index` what the index was built from.
+filter keys and values this index has; `/api/v1/index` what the index was built from;
+`/api/v1/indexes` the indexes this server serves (each route takes `index=NAME`).
 Ids contain `:` and may contain `/`, `?` or spaces: percent-encode them in a path.
 """
 
@@ -15,7 +16,8 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from search.api.service import SearchService, compact
+from search.api.indexes import Indexes
+from search.api.service import compact
 from search.api.validation import MAX_QUERY_CHARS, MAX_RESULTS, ApiError, Variant, clean_query
 from search.engine import variants
 from search.engine.alignment import aligned
@@ -45,6 +47,7 @@ class SearchRequest(BaseModel):
         description="A session id from an earlier answer, to vote on this search's results under it; "
         "without one (or with one this server did not issue) the answer carries a new one.",
     )
+    index: str | None = Field(None, max_length=100, description="Which index (`/api/v1/indexes` lists them); the default when absent.")
 
 
 class ResultModel(BaseModel):
@@ -74,6 +77,7 @@ class SearchResponse(BaseModel):
     k: int
     variant: str
     filters: dict[str, list[str]] = Field(description="The filters as applied.")
+    index: str = Field(description="The name of the index searched.")
     index_version: str
     count: int
     results: list[ResultModel]
@@ -108,12 +112,15 @@ class Neighbours(BaseModel):
     results: list[dict[str, Any]] = Field(description="Compact records (id, name, kind, source, statement, doc, url), most central first.")
 
 
-def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
-    """The native routes; with a `ballot`, each search is served to a session that may vote
-    on its results."""
+def router(indexes: Indexes, ballot: Ballot | None = None) -> APIRouter:
+    """The native routes over the named indexes (`index=`, the default when absent); with a
+    `ballot`, each search is served to a session that may vote on its results."""
     api = APIRouter(prefix="/api/v1", tags=["Native"])
+    index_query = Query(None, max_length=100, description=f"Which index (`/api/v1/indexes` lists them; default: {indexes.default}).")
 
-    def run(query: str, k: int, variant: str, filters: dict[str, Any], session: str | None) -> SearchResponse:
+    def run(query: str, k: int, variant: str, filters: dict[str, Any], session: str | None,
+            index: str | None) -> SearchResponse:
+        service = indexes.get(index)
         checked = service.filters.check(filters)
         results = service.search(query, k, checked, variant)
         served = None
@@ -121,7 +128,7 @@ def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
             served = ballot.session(session)
             ballot.served(served, clean_query(query), checked, variant, ((r.statement.id, r.rank) for r in results))
         return SearchResponse(
-            query=query, k=k, variant=variant, filters=checked,
+            query=query, k=k, variant=variant, filters=checked, index=index or indexes.default,
             index_version=service.index.version, count=len(results),
             results=[ResultModel(**r.to_dict()) for r in results], session=served,
         )
@@ -141,6 +148,7 @@ def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
         session: str | None = Query(
             None, pattern=SESSION_PATTERN, description="A session id from an earlier answer (to vote under it)."
         ),
+        index: str | None = index_query,
     ) -> SearchResponse:
         filters: dict[str, list[str]] = {}
         for key, values in (("source", source), ("kind", kind), ("package", package), ("module", module)):
@@ -151,17 +159,20 @@ def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
             if not colon or not key:
                 raise ApiError(400, f"filter {item!r} is not `key:value`")
             filters.setdefault(key, []).append(value)
-        return run(q, k, variant, filters, session)
+        return run(q, k, variant, filters, session, index)
 
     @api.post("/search", response_model=SearchResponse, summary="Search with every filter (POST)")
     def search_post(request: SearchRequest) -> SearchResponse:
-        return run(request.query, request.k, request.variant, request.filters, request.session)
+        return run(request.query, request.k, request.variant, request.filters, request.session, request.index)
 
     @api.get("/statement/{record_id:path}", summary="One record, every field")
-    def statement(record_id: str = Path(description="Record id, e.g. `mathlib:Nat.succ_le_succ`.")) -> dict[str, Any]:
+    def statement(record_id: str = Path(description="Record id, e.g. `mathlib:Nat.succ_le_succ`."),
+                  index: str | None = index_query) -> dict[str, Any]:
+        service = indexes.get(index)
         return service.record(service.position(record_id))
 
-    def neighbours(record_id: str, direction: str, limit: int) -> Neighbours:
+    def neighbours(record_id: str, direction: str, limit: int, index: str | None) -> Neighbours:
+        service = indexes.get(index)
         position = service.position(record_id)
         graph = service.graph
         found = graph.dependencies(position) if direction == "dependencies" else graph.dependents(position)
@@ -173,16 +184,18 @@ def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
     limit_query = Query(DEPENDENCY_LIMIT, ge=1, le=MAX_RESULTS, description=f"At most this many (1 to {MAX_RESULTS}).")
 
     @api.get("/dependencies/{record_id:path}", response_model=Neighbours, summary="What a record refers to")
-    def dependencies(record_id: str, limit: int = limit_query) -> Neighbours:
-        return neighbours(record_id, "dependencies", limit)
+    def dependencies(record_id: str, limit: int = limit_query, index: str | None = index_query) -> Neighbours:
+        return neighbours(record_id, "dependencies", limit, index)
 
     @api.get("/dependents/{record_id:path}", response_model=Neighbours, summary="What refers to a record")
-    def dependents(record_id: str, limit: int = limit_query) -> Neighbours:
-        return neighbours(record_id, "dependents", limit)
+    def dependents(record_id: str, limit: int = limit_query, index: str | None = index_query) -> Neighbours:
+        return neighbours(record_id, "dependents", limit, index)
 
     @api.get("/aligned/{record_id:path}", response_model=Alignment,
              summary="Statements of the other language that say the same (formal <-> informal)")
-    def alignment(record_id: str, k: int = Query(5, ge=1, le=MAX_RESULTS, description="Search results after the links.")) -> Alignment:
+    def alignment(record_id: str, k: int = Query(5, ge=1, le=MAX_RESULTS, description="Search results after the links."),
+                  index: str | None = index_query) -> Alignment:
+        service = indexes.get(index)
         statement = service.index.records[service.position(record_id)]
         found = aligned(service.engine, statement, k)
         return Alignment(
@@ -192,18 +205,23 @@ def router(service: SearchService, ballot: Ballot | None = None) -> APIRouter:
         )
 
     @api.get("/filters", summary="Filter keys of this index, with their values when few")
-    def filters() -> dict[str, dict[str, Any]]:
-        return service.filters.describe()
+    def filters(index: str | None = index_query) -> dict[str, dict[str, Any]]:
+        return indexes.get(index).filters.describe()
 
     @api.get("/index", summary="What the index was built from, and the API's limits")
-    def index() -> dict[str, Any]:
+    def index(index: str | None = index_query) -> dict[str, Any]:
+        service = indexes.get(index)
         manifest = service.index.manifest
         return {
-            "version": service.index.version, "build_date": manifest.get("build_date"),
+            "name": index or indexes.default, "version": service.index.version, "build_date": manifest.get("build_date"),
             "sources": manifest.get("sources", {}), "counts": manifest.get("counts", {}),
             "total": manifest.get("total"),
             "variants": {name: ranking.description for name, ranking in variants.VARIANTS.items()},
             "limits": {"max_results": MAX_RESULTS, "max_query_chars": MAX_QUERY_CHARS},
         }
+
+    @api.get("/indexes", summary="The indexes this server serves, the default first")
+    def served_indexes() -> list[dict[str, Any]]:
+        return indexes.describe()
 
     return api

@@ -66,7 +66,8 @@ class SearchService:
         checked = self.filters.check(filters or {})
         return self.engine.search(query, k=k, filters=checked, variant=variant)
 
-    def formal_search(self, query: str, k: int, kinds: tuple[str, ...] = ()) -> list[Result]:
+    def formal_search(self, query: str, k: int, kinds: tuple[str, ...] = (),
+                      variant: str = variants.DEFAULT) -> list[Result]:
         """Lean declarations only (the shapes of the Lean tools), optionally of some kinds."""
         if not self.lean_sources:
             return []
@@ -76,7 +77,7 @@ class SearchService:
             if not present:
                 return []
             filters["kind"] = present
-        return self.search(query, k, filters)
+        return self.search(query, k, filters, variant)
 
     def position(self, record_id: str) -> int:
         """The record's position, or ApiError(404) suggesting ids that look alike."""

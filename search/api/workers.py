@@ -1,17 +1,20 @@
 """Several worker processes over one index loaded once: gunicorn's arbiter forks uvicorn
 workers (the `uvicorn-worker` package) from a parent that has loaded the index.
 
-Why fork after loading: the index (records as Arrow columns, BM25 postings, the HNSW graph and
-its vectors, the filter catalogue) is most of the server's memory, and no request writes to it. Loaded in
-the parent (`preload_app`), its pages are shared copy-on-write by every worker, so a second
-worker costs its own heap and query encoder, not a second index. The FAISS HNSW index cannot
-be memory-mapped from its file (faiss 1.15 reads it into memory even with IO_FLAG_MMAP), which
-is why the sharing is by fork rather than by mapping files. `gc.freeze()` before forking keeps
-the collector from writing to every object header of the shared heap in each worker.
+Why fork after loading: the index (records as Arrow columns, the HNSW graph's links, the
+filter catalogue, the dependency graph) is most of the server's memory, and no request writes
+to it. Loaded in the parent (`preload_app`), its pages are shared copy-on-write by every
+worker, so a second worker costs its own heap and query encoder, not a second index. Only the
+vectors and BM25 postings can be mapped from their files (`config.INDEX_MMAP`,
+search/index/dense.py and lexical.py; faiss reads the graph's links into memory), hence the
+sharing by fork for the rest. `gc.freeze()` before forking keeps the collector from writing to
+every object header of the shared heap in each worker.
 
 What is per worker: the query encoder (an onnxruntime session holds threads, which a fork
 does not carry over, so each worker opens its own, `after_fork`), SQLite connections (opened
-where used, search/feedback/connection.py), the rate limiter's counts (search/api/guard.py).
+where used, search/feedback/connection.py), the Hub vote sync (its own vote file and push
+scheduler, started as the worker starts serving: app.py `make_worker_app`), the rate
+limiter's counts (search/api/guard.py).
 
 Swapping the index without downtime: SIGHUP to the parent (which loads the index at the path
 it serves again, e.g. a symlink pointed at a new build; or `POST /api/v1/admin/index`,

@@ -22,6 +22,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from search import config
 from search.record import Statement
 
 if TYPE_CHECKING:
@@ -40,6 +41,11 @@ class CorpusFormat(Protocol):
 
     def commit(self, source: "Source") -> str:
         """The upstream commit the data was read at ("" when unknown)."""
+        ...
+
+    def licence(self, source: "Source") -> str:
+        """The licence of the data as its provider states it ("" when unknown), for the
+        index's manifest and its Hugging Face dataset card (`search/hub/card.py`)."""
         ...
 
 
@@ -103,6 +109,15 @@ class LeanJsonl:
     def commit(self, source: "Source") -> str:
         return str((_first_row(source.path) or {}).get("commit") or "")
 
+    def licence(self, source: "Source") -> str:
+        """A row's own `licence` field, else the licence `../shared/corpora/lean/README.md`
+        gives for the shared corpora (config.LEAN_LICENCES), else unknown."""
+        row = _first_row(source.path) or {}
+        if row.get("licence"):
+            return str(row["licence"])
+        shared = source.path.parent.resolve() == config.LEAN_CORPUS_DIR.resolve()
+        return config.LEAN_LICENCES.get(source.name, "") if shared else ""
+
 
 def _stem(path: Path) -> str:
     """`mathlib.jsonl.gz` -> `mathlib`."""
@@ -136,6 +151,9 @@ class StatementsJsonl:
         return statements
 
     def commit(self, source: "Source") -> str:
+        return ""
+
+    def licence(self, source: "Source") -> str:
         return ""
 
 
@@ -177,6 +195,11 @@ class Latex:
 
         return str(manifest_entry(source.path, source.name).get("commit") or "")
 
+    def licence(self, source: "Source") -> str:
+        from search.corpus.latex import manifest_entry
+
+        return str(manifest_entry(source.path, source.name).get("licence") or "")
+
 
 @corpus_format
 class TheoremSearch:
@@ -197,3 +220,7 @@ class TheoremSearch:
 
     def commit(self, source: "Source") -> str:
         return ""
+
+    def licence(self, source: "Source") -> str:
+        """Each paper has its own (the records' `license` metadata); the card says so."""
+        return "per paper (each record's `license`)"

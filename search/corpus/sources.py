@@ -42,6 +42,10 @@ class Source:
         """The upstream commit the corpus was read at ("" when unknown, e.g. a user's data)."""
         return self.reader.commit(self)
 
+    def licence(self) -> str:
+        """The data's licence as its provider states it ("" when unknown)."""
+        return self.reader.licence(self)
+
 
 def resolve_source(spec: str) -> Source:
     """`mathlib` -> the shared Mathlib file; `mine=./decls.jsonl` -> a user's corpus in the
@@ -85,7 +89,7 @@ class Corpus:
     """The records of several sources, linked to one another, and where each came from."""
 
     statements: list[Statement]
-    #: Source name -> {"format", "commit"}, as the index manifest records it.
+    #: Source name -> {"format", "commit", "licence"}, as the index manifest records it.
     sources: dict[str, dict[str, str]]
 
     def counts(self) -> dict[str, dict[str, int]]:
@@ -105,6 +109,6 @@ def load_records(specs: Sequence[str]) -> Corpus:
         if source.name in sources:
             raise ValueError(f"source {source.name!r} is named twice")
         statements.extend(source.load())
-        sources[source.name] = {"format": source.format, "commit": source.commit()}
+        sources[source.name] = {"format": source.format, "commit": source.commit(), "licence": source.licence()}
     link_stacks(statements)
     return Corpus(statements, sources)

@@ -72,9 +72,12 @@ register("rrf", Ranking(
 #: dev half (README, "Ranking and its evaluation", has a command per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
-    signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy"),
-    weights={"dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0, "prefix": 0.5, "fuzzy": 0.5},
+    signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled"),
+    weights={"dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0, "prefix": 0.5, "fuzzy": 0.5,
+             "title": 1.0, "spelled": 1.0},
     rrf_k=10,
-    stages=(ExactName(boost=1.0), PagerankPrior(weight=1e-3), DependentsPrior(weight=0.15, saturation=20_000)),
-    description="weighted RRF of every signal (k = 10), exact names first, PageRank and dependents priors",
+    stages=(ExactName(boost=1.0, signals=("exact", "title")), PagerankPrior(weight=1e-3),
+            DependentsPrior(weight=0.15, saturation=20_000)),
+    description="weighted RRF of every signal (k = 10), exact names and famous titles first, PageRank and "
+    "dependents priors",
 ))

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from search.feedback.connection import ProcessConnection
 
@@ -43,6 +43,13 @@ CREATE TABLE IF NOT EXISTS votes (
 """
 _ADDRESS_INDEX = "CREATE INDEX IF NOT EXISTS votes_by_address ON votes (address, query)"
 _COLUMNS = "session, query, result_id, vote, rank, filters, variant, index_version, timestamp, address"
+_UPSERT = (
+    f"INSERT INTO votes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (session, query, result_id) DO UPDATE SET vote = excluded.vote,"
+    " rank = excluded.rank, filters = excluded.filters, variant = excluded.variant,"
+    " index_version = excluded.index_version, timestamp = excluded.timestamp,"
+    " address = excluded.address"
+)
 
 
 class FeedbackError(ValueError):
@@ -73,8 +80,11 @@ class Vote:
 class FeedbackStore:
     """A SQLite file of votes, safe to share between the threads and the worker processes of one server."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, mirror: Callable[[Vote], None] | None = None) -> None:
+        """`mirror` is handed each vote once it is committed, before `vote` returns (the Hub
+        sync of search/feedback/hub_sync.py appends it to the file it pushes)."""
         self.path = Path(path)
+        self.mirror = mirror
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connection = ProcessConnection(self._connect)
         self._db.execute("BEGIN IMMEDIATE")
@@ -120,23 +130,33 @@ class FeedbackStore:
             try:
                 if per_address is not None:
                     _check_cap(self._db, stamped, per_address)
-                self._db.execute(
-                    f"INSERT INTO votes ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (session, query, result_id) DO UPDATE SET vote = excluded.vote,"
-                    " rank = excluded.rank, filters = excluded.filters, variant = excluded.variant,"
-                    " index_version = excluded.index_version, timestamp = excluded.timestamp,"
-                    " address = excluded.address",
-                    (
-                        stamped.session, stamped.query, stamped.result_id, stamped.vote, stamped.rank,
-                        json.dumps(stamped.filters, sort_keys=True, ensure_ascii=False),
-                        stamped.variant, stamped.index_version, stamped.timestamp, stamped.address,
-                    ),
-                )
+                self._db.execute(_UPSERT, _row(stamped))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            if self.mirror is not None:
+                self.mirror(stamped)
         return stamped
+
+    def restore(self, votes: list[Vote]) -> int:
+        """Put back votes kept elsewhere (the Hub copy, after a restart on an empty disk), in
+        one transaction: a vote replaces the stored one for its session, query and result only
+        when it is newer, so replaying a history in any order ends at each key's last vote.
+        Not mirrored (they came from the mirror); a vote that fails the checks a new vote
+        passes is left out. Returns how many rows were written (inserted or replaced)."""
+        votes = [vote for vote in votes if _valid(vote)]
+        with self._lock:
+            before = self._db.total_changes
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(_UPSERT + " WHERE excluded.timestamp > votes.timestamp",
+                                     [_row(vote) for vote in votes])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return self._db.total_changes - before
 
     def session_votes(self, session: str, query: str) -> dict[str, int]:
         """This session's votes for this query, by result id (to show which thumb is on)."""
@@ -157,6 +177,13 @@ class FeedbackStore:
         self._connection.close()
 
 
+def _row(vote: Vote) -> tuple[Any, ...]:
+    """A vote as the values of one row, in the order of _COLUMNS."""
+    return (vote.session, vote.query, vote.result_id, vote.vote, vote.rank,
+            json.dumps(vote.filters, sort_keys=True, ensure_ascii=False),
+            vote.variant, vote.index_version, vote.timestamp, vote.address)
+
+
 def _check(vote: Vote) -> None:
     if vote.vote not in (-1, 1):
         raise FeedbackError(f"a vote is +1 or -1, not {vote.vote!r}")
@@ -168,6 +195,14 @@ def _check(vote: Vote) -> None:
             raise FeedbackError(f"{name} is longer than {MAX_TEXT} characters")
     if not isinstance(vote.rank, int) or vote.rank < 1:
         raise FeedbackError(f"rank must be a positive integer, not {vote.rank!r}")
+
+
+def _valid(vote: Vote) -> bool:
+    try:
+        _check(vote)
+    except FeedbackError:
+        return False
+    return True
 
 
 def _check_cap(db: sqlite3.Connection, vote: Vote, per_address: int) -> None:

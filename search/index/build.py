@@ -12,20 +12,21 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from search import config
 from search.corpus.sources import load_records
-from search.index.dense import DenseIndex
+from search.index.dense import DenseIndex, stored_vectors, text_keys
 from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
-from search.index.manifest import write_manifest
+from search.index.manifest import read_manifest, write_manifest
+from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import Statement, write_parquet
 from search.text.tokenize import name_tokens, tokenize
-from search.text.views import DENSE_VIEWS, fields_by_head, lexical_text, view_texts
+from search.text.views import DENSE_VIEWS, LEXICAL_PARTS, fields_by_head, lexical_text, view_texts
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,15 @@ class BuildOptions:
     views: Sequence[str] = ("text",)
     profile: str = "quality"
     progress: bool = True
+    #: An index whose vectors are reused for texts it embedded the same way (same model,
+    #: backend and token limit), so that a rebuild embeds only new or changed texts.
+    reuse: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    #: The command line that asked for this build, kept in the manifest so that a published
+    #: index says how to rebuild it ("" when built from Python).
+    command: str = ""
+    #: Vectors taken from `reuse` by the last build.
+    reused: int = 0
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -63,12 +72,16 @@ class BuildOptions:
             raise ValueError(f"dense views must be some of {', '.join(DENSE_VIEWS)}; got {list(self.views)}")
 
 
-def embed_views(statements: Sequence[Statement], options: BuildOptions) -> DenseIndex:
+def embed_views(
+    statements: Sequence[Statement], options: BuildOptions, known: Mapping[int, np.ndarray] | None = None
+) -> tuple[DenseIndex, np.ndarray]:
     """Embed each configured view of every record that has it (group heads only if the
     profile says so: results are groups, and a head's vectors speak for its members).
 
     The seconds of its three steps go to `options.timings` as `dense.views`, `dense.embed`
-    (model loading included) and `dense.faiss`, for the benchmark (`python -m eval bench build`)."""
+    (model loading included) and `dense.faiss`, for the benchmark (`python -m eval bench build`).
+    A text whose key is in `known` (`_reusable_vectors`) takes that vector instead of being
+    embedded. Returns the index and the text key of each of its vectors."""
     settings = options.settings
     texts: list[str] = []
     rows: list[int] = []
@@ -81,16 +94,47 @@ def embed_views(statements: Sequence[Statement], options: BuildOptions) -> Dense
                 if views[view]:
                     texts.append(views[view])
                     rows.append(position)
+    keys = text_keys(texts)
     with _timed(options.timings, "dense.embed"):
+        known = known or {}
+        new = [i for i, key in enumerate(keys.tolist()) if key not in known]
+        options.reused = len(texts) - len(new)
         embedder = Embedder(options.model, options.backend, settings["max_length"])
-        vectors = embedder.encode(texts, progress=options.progress, desc="embed views")
+        vectors = np.zeros((len(texts), embedder.dimension), dtype=np.float32)
+        if new:
+            vectors[new] = embedder.encode([texts[i] for i in new], progress=options.progress, desc="embed views")
+        for i, key in enumerate(keys.tolist()):
+            if key in known:
+                vectors[i] = known[key]
     with _timed(options.timings, "dense.faiss"):
-        return DenseIndex.build(vectors, np.asarray(rows))
+        return DenseIndex.build(vectors, np.asarray(rows)), keys
+
+
+def _reusable_vectors(options: BuildOptions) -> dict[int, np.ndarray]:
+    """The vectors of `options.reuse` by text key, when it was embedded the same way."""
+    if options.reuse is None:
+        return {}
+    manifest = read_manifest(options.reuse, verify=False)
+    wanted = {"model": options.model, "backend": options.backend, "max_length": options.settings["max_length"]}
+    found = {"model": manifest.get("model"), **{k: manifest.get("embedding", {}).get(k) for k in ("backend", "max_length")}}
+    if found != wanted:
+        raise ValueError(f"--reuse {options.reuse}: embedded with {found}, this build embeds with {wanted}")
+    known = stored_vectors(options.reuse / "dense")
+    if not known:
+        raise ValueError(f"--reuse {options.reuse}: its dense index keeps no text keys (built before they were kept)")
+    return known
+
+
+def lexical_documents(statements: Sequence[Statement], parts: Sequence[str] = LEXICAL_PARTS) -> list[list[str]]:
+    """The token lists of the main BM25+ index, one per record (`parts`: search/text/views.py)."""
+    fields = fields_by_head(statements)
+    return [tokenize(lexical_text(s, fields.get(s.id, ()), parts)) for s in statements]
 
 
 def build_index(out: Path, options: BuildOptions) -> dict:
     """Build a complete index directory at `out` and return its manifest."""
     out = out.resolve()
+    known = _reusable_vectors(options)
     staging = out.with_name(out.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -100,17 +144,18 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         statements = corpus.statements
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
-        fields = fields_by_head(statements)
-        texts = (lexical_text(s, fields.get(s.id, ())) for s in statements)
-        LexicalIndex.write([tokenize(text) for text in texts], staging / "bm25_main")
+        LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
         LexicalIndex.write(names, staging / "bm25_names")
     with _timed(options.timings, "structure"):
         pagerank, dependents = structure_scores(statements)
         np.save(staging / "pagerank.npy", pagerank)
         np.save(staging / "dependents.npy", dependents)
+    with _timed(options.timings, "patterns"):
+        PatternIndex.build(statements).save(staging / PATTERNS)
     with _timed(options.timings, "dense"):
-        embed_views(statements, options).save(staging / "dense")
+        dense, keys = embed_views(statements, options, known)
+        dense.save(staging / "dense", keys)
 
     manifest = write_manifest(
         staging,
@@ -124,9 +169,12 @@ def build_index(out: Path, options: BuildOptions) -> dict:
                 "views": list(options.views),
                 "profile": options.profile,
                 **options.settings,
+                "reused_from": str(options.reuse) if options.reuse else None,
+                "vectors_reused": options.reused,
             },
             "bm25": {"method": "bm25+", **PARAMS},
             "timings_seconds": {k: round(v, 1) for k, v in options.timings.items()},
+            "build_command": options.command,
         },
     )
     if out.exists():

@@ -9,12 +9,36 @@ ones, and narrow filters, exactly.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Sequence
 
 import faiss
 import numpy as np
 
 from search import config
+
+
+#: The file of text keys beside the vectors.
+KEYS_FILE = "text_keys.npy"
+
+
+def text_keys(texts: Sequence[str]) -> np.ndarray:
+    """A 64-bit BLAKE2b digest of each text: what a vector was embedded from, kept so that a
+    rebuild embeds only texts it has not embedded before."""
+    return np.fromiter(
+        (int.from_bytes(hashlib.blake2b(t.encode("utf-8"), digest_size=8).digest(), "little") for t in texts),
+        dtype=np.uint64, count=len(texts),
+    )
+
+
+def stored_vectors(directory: Path) -> dict[int, np.ndarray]:
+    """Text key -> vector of an index directory's dense part (empty when it kept no keys)."""
+    if not (directory / KEYS_FILE).exists():
+        return {}
+    keys = np.load(directory / KEYS_FILE)
+    vectors = DenseIndex.load(directory).reconstruct(np.arange(len(keys)))
+    return dict(zip(keys.tolist(), vectors))
 
 
 class DenseIndex:
@@ -40,14 +64,20 @@ class DenseIndex:
         index.add(np.ascontiguousarray(vectors, dtype=np.float32))
         return cls(index, rows.astype(np.int32))
 
-    def save(self, directory: Path) -> None:
+    def save(self, directory: Path, keys: np.ndarray | None = None) -> None:
+        """Write the index; `keys` (text_keys of the texts embedded, row by row) let a later
+        build reuse these vectors (`python -m search build --reuse`)."""
         directory.mkdir(parents=True, exist_ok=True)
         faiss.write_index(self._index, str(directory / "vectors.faiss"))
         np.save(directory / "rows.npy", self.rows)
+        if keys is not None:
+            np.save(directory / KEYS_FILE, keys)
 
     @classmethod
     def load(cls, directory: Path) -> "DenseIndex":
-        return cls(faiss.read_index(str(directory / "vectors.faiss")), np.load(directory / "rows.npy"))
+        path = str(directory / "vectors.faiss")
+        index = faiss.read_index(path, faiss.IO_FLAG_MMAP_IFC) if config.INDEX_MMAP else faiss.read_index(path)
+        return cls(index, np.load(directory / "rows.npy", mmap_mode="r" if config.INDEX_MMAP else None))
 
     @property
     def dimension(self) -> int:

@@ -15,6 +15,8 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
+from search import config
+
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: BM25+ parameters (Lv & Zhai 2011; k1 and b as Lucene, delta as rank_bm25's default).
@@ -66,7 +68,7 @@ class LexicalIndex:
 
     @classmethod
     def load(cls, directory: Path) -> "LexicalIndex":
-        return cls(bm25s.BM25.load(str(directory), mmap=False, show_progress=False))
+        return cls(bm25s.BM25.load(str(directory), mmap=config.INDEX_MMAP, show_progress=False))
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """BM25+ score of every document; 0 where no query token occurs in it.

@@ -66,7 +66,7 @@ def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
 #: The files and folders an index is made of: every file under them must be in the manifest
 #: (other files, such as a Hugging Face repository's README, are not the index's business).
 INDEX_PARTS = frozenset({
-    "records.parquet", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names",
+    "records.parquet", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
 })
 
 

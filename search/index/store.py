@@ -7,7 +7,7 @@ or mismatched index is refused with a clear message rather than giving wrong ans
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError, read_manifest
+from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import RecordTable, Statement, read_parquet
 
 
@@ -32,6 +33,8 @@ class Index:
     dense: DenseIndex
     pagerank: np.ndarray
     dependents: np.ndarray
+    #: The Lean statements as trees, for Loogle's patterns; None for an index built before them.
+    patterns: PatternIndex | None = None
     position: dict[str, int] = field(default_factory=dict)
 
     @classmethod
@@ -50,11 +53,14 @@ class Index:
                 dense=DenseIndex.load(directory / "dense"),
                 pagerank=np.load(directory / "pagerank.npy"),
                 dependents=np.load(directory / "dependents.npy"),
+                patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
             )
         except (OSError, ValueError, RuntimeError) as error:
             raise IndexLoadError(f"{directory} could not be read ({error})") from error
         index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
         sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
+        if index.patterns is not None:
+            sizes.add(len(index.patterns.offsets) - 1)
         if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
         return index
@@ -66,10 +72,11 @@ class Index:
 
     def load_embedder(self, threads: int = 0) -> Embedder:
         """Load the query encoder now, on `threads` threads (0: one per core), as `embedder`
-        from then on: each worker of the multi-worker server loads its own after the fork, on
-        its share of the cores (search/api/workers.py)."""
+        from then on. One per model, settings and thread count in a process, so that a server
+        of several indexes loads it once; each worker of the multi-worker server loads its own
+        after the fork, on its share of the cores (search/api/workers.py)."""
         settings = self.manifest["embedding"]
-        embedder = Embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads=threads)
+        embedder = _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads)
         self.__dict__["embedder"] = embedder
         return embedder
 
@@ -98,3 +105,8 @@ class Index:
             for name, info in self.manifest.get("sources", {}).items()
         )
         return f"built {self.manifest.get('build_date', '?')} from {commits}"
+
+
+@cache
+def _shared_embedder(model: str, backend: str, max_length: int, threads: int) -> Embedder:
+    return Embedder(model, backend, max_length, threads=threads)

@@ -178,6 +178,14 @@ def binder_classes(binders: str) -> list[str]:
 _BINDERS = re.compile(r"(?:^|\s)([(\[{⦃])")
 
 
+def binders_and_type(header: str) -> tuple[str, str]:
+    """The header's binders, from the first bracket (`{n m : ℕ} (h : n ≤ m)`), and its type
+    (`succ n ≤ succ m`; "" when it writes none: `structure Foo (α : Type)`)."""
+    head, type_ = signature_type(header)
+    start = _BINDERS.search(head)
+    return (head[start.start(1):].strip() if start else ""), type_
+
+
 def declaration_type(header: str) -> str:
     """The header's statement as a type; the header itself when it writes no type
     (`structure Foo (α : Type)`).
@@ -188,9 +196,7 @@ def declaration_type(header: str) -> str:
     give the same statement as a type, `∀ {n m : ℕ} (h : n ≤ m), succ n ≤ succ m`: source
     text, not Lean's elaborated type (auto-bound implicits are not added).
     """
-    head, type_ = signature_type(header)
+    binders, type_ = binders_and_type(header)
     if not type_:
         return header
-    start = _BINDERS.search(head)
-    binders = head[start.start(1):].strip() if start else ""
     return f"∀ {binders}, {type_}" if binders else type_

@@ -76,10 +76,16 @@ def view_texts(s: Statement, limit: int = 120) -> dict[str, str]:
     return {"name": name_view(s), "text": text_view(s, limit), "doc": doc_view(s, limit)}
 
 
-def lexical_text(s: Statement, fields: Sequence[str] = ()) -> str:
-    """Everything BM25+ indexes: name, statement, doc, informal text, aliases, module and its
-    words, and for a structure or class its fields (`fields`: their statements), so that a
-    structure asked for by its defining property is found by the words of its fields.
+#: The parts of a record that BM25+ reads, in order. `python -m eval retrieval --lexical PARTS`
+#: re-indexes a built index with a subset, which measures what each part is worth.
+LEXICAL_PARTS = ("name", "statement", "doc", "informal", "aliases", "place", "kind", "fields")
+
+
+def lexical_text(s: Statement, fields: Sequence[str] = (), parts: Sequence[str] = LEXICAL_PARTS) -> str:
+    """Everything BM25+ indexes (`parts` of LEXICAL_PARTS): name, statement, doc, informal text,
+    aliases, module and its words, kind, and for a structure or class its fields (`fields`:
+    their statements), so that a structure asked for by its defining property is found by the
+    words of its fields.
 
     Notation is left as written: the tokenizer spells it out, for documents and queries alike.
     """
@@ -89,8 +95,26 @@ def lexical_text(s: Statement, fields: Sequence[str] = ()) -> str:
     else:
         statement = s.doc or latex_to_text(s.statement)
         place = " ".join(str(s.meta.get(k) or "") for k in ("chapter", "section", "note"))
-    doc = s.doc if s.formal else ""
-    return " ".join([decode_name(s.name), statement, doc, s.informal, " ".join(s.aliases), place, s.kind, *fields])
+    texts = {
+        "name": decode_name(s.name),
+        "statement": statement,
+        "doc": s.doc if s.formal else "",
+        "informal": s.informal,
+        "aliases": " ".join(s.aliases),
+        "place": place,
+        "kind": s.kind,
+        "fields": " ".join(fields),
+    }
+    return " ".join(texts[part] for part in parts)
+
+
+def lexical_parts(text: str) -> tuple[str, ...]:
+    """Parts named in a comma-separated list, checked against LEXICAL_PARTS."""
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [part for part in parts if part not in LEXICAL_PARTS]
+    if unknown or not parts:
+        raise ValueError(f"lexical parts {text!r}: choose among {', '.join(LEXICAL_PARTS)}")
+    return parts
 
 
 def fields_by_head(statements: Sequence[Statement]) -> Mapping[str, list[str]]:

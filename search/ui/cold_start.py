@@ -1,4 +1,5 @@
-"""Measure the app's cold start and peak memory: `python -m search.ui.cold_start --index DIR --runs 3`.
+"""Measure the app's cold start and peak memory: `python -m search.ui.cold_start --index DIR --runs 3`
+(`--index a=DIR --index b=DIR2`: serving two indexes, for the memory of an extra one).
 
 Each run starts `python app.py` under `/usr/bin/time -v` on a free port, asks
 `GET /api/v1/search` (served by the same process and engine as the page) every 0.2 s until
@@ -48,12 +49,13 @@ def _answered(port: int) -> bool:
     return bool(body.get("results"))
 
 
-def run_once(index: str, timeout: float) -> tuple[float, float]:
-    """Seconds from process start to the first answered query, and peak RSS in GB."""
+def run_once(indexes: list[str], timeout: float) -> tuple[float, float]:
+    """Seconds from process start to the first answered query, and peak RSS in GB, of the app
+    serving `indexes` (each an `--index` value: DIR, or NAME=DIR for several)."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "time.txt"
-        command = [sys.executable, str(APP), "--index", index, "--port", str(port),
+        command = [sys.executable, str(APP), *(arg for index in indexes for arg in ("--index", index)), "--port", str(port),
                    "--feedback-db", str(Path(scratch) / "feedback.sqlite")]
         started = time.perf_counter()
         process = subprocess.Popen([TIME, "-v", "-o", str(report), *command], start_new_session=True,
@@ -87,7 +89,8 @@ def _stop(process: subprocess.Popen) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    parser.add_argument("--index", action="append",
+                        help="as app.py's: DIR, or NAME=DIR repeated to serve several (memory per extra index)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for an answer")
     args = parser.parse_args(argv)
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seconds, memory = [], []
     for run in range(1, args.runs + 1):
-        s, gb = run_once(args.index, args.timeout)
+        s, gb = run_once(args.index or [config.DEFAULT_INDEX], args.timeout)
         seconds.append(s)
         memory.append(gb)
         print(f"run {run}: first query answered after {s:.1f} s, peak RSS {gb:.2f} GB", flush=True)

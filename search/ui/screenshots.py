@@ -20,6 +20,7 @@ SHOTS = {
     "app_results.png": ("?q=fundamental+theorem+of+calculus&k=6", False),
     "app_filters.png": ("?q=Nakayama+lemma&source=stacks&source=cring&kind=lemma&k=6", False),
     "app_record.png": ("?id=mathlib%3AintervalIntegral.integral_eq_sub_of_hasDeriv_right_of_le", True),
+    "app_linked.png": ("?q=Artinian+ring+is+Noetherian&k=4", False),
 }
 
 

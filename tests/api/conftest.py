@@ -1,5 +1,7 @@
 """One small real index for every API test: Mathlib fixture, a trigonometry fixture whose
-`refs` tell statement uses from proof uses, and a Stacks-like LaTeX book."""
+`refs` tell statement uses from proof uses, and a Stacks-like LaTeX book; and one of Lean
+declarations (`lean_patterns.jsonl`) for Loogle's patterns, each with look-alikes they must
+not match."""
 
 from __future__ import annotations
 
@@ -52,3 +54,16 @@ def api(engine: Engine) -> FastAPI:
 def client(api: FastAPI) -> TestClient:
     """Without `with`: the MCP session manager's lifespan is not needed by these routes."""
     return TestClient(api, raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="package")
+def pattern_engine(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Engine:
+    out = tmp_path_factory.mktemp("patterns") / "index"
+    build_index(out, BuildOptions(sources=[f"mathlib={fixtures_dir / 'api' / 'lean_patterns.jsonl'}"],
+                                  backend="torch", progress=False))
+    return Engine(Index.load(out))
+
+
+@pytest.fixture(scope="package")
+def pattern_client(pattern_engine: Engine) -> TestClient:
+    return TestClient(make_api(pattern_engine, rate_limit=0), raise_server_exceptions=False)

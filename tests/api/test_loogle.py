@@ -38,9 +38,10 @@ def test_comma_separated_filters_all_hold(client: TestClient) -> None:
 def test_substring_and_a_name_outside_the_index(client: TestClient) -> None:
     _, (hits, _, _) = loogle(client, '"comm"', 20)
     assert {h.name for h in hits} == {"mul_comm", "mul_left_comm", "add_comm", "add_left_comm"}
-    # Lean core's Nat.succ is no record: statements writing it in full match.
+    # Lean core's Nat.succ is no record: the statements mentioning it match, `succ` written
+    # inside `namespace Nat` included.
     _, (hits, _, _) = loogle(client, "Nat.succ")
-    assert [h.name for h in hits] == ["Nat.lt_succ_self"]
+    assert [h.name for h in hits] == ["Nat.lt_succ_self", "Nat.succ_le_succ"]
 
 
 def test_unknown_names_and_patterns_answer_error_with_suggestions(client: TestClient) -> None:
@@ -50,10 +51,11 @@ def test_unknown_names_and_patterns_answer_error_with_suggestions(client: TestCl
     assert suggestions[0] == "Real.sin"
     _, (_, error, suggestions) = loogle(client, "Real.sinn")
     assert error == "Unknown identifier 'Real.sinn'" and suggestions and "Real.sin" in suggestions
-    _, (_, error, suggestions) = loogle(client, "Real.sqrt ?a * Real.sin ?a")
-    assert error is not None and "pattern" in error and suggestions == ["Real.sin"]
-    _, (_, error, _) = loogle(client, "⊢ Real.sin _ ≤ 1")
-    assert error is not None and "⊢" in error
+    # In a pattern too, each suggestion is the query with the unknown name replaced.
+    _, (_, error, suggestions) = loogle(client, "cos ?a * Real.sqrt ?a")
+    assert error == "Unknown identifier 'cos'" and suggestions == ["Real.cos ?a * Real.sqrt ?a"]
+    _, (hits, error, _) = loogle(client, "⊢ Real.sin _ ≤ 1")
+    assert error is None and [h.name for h in hits] == ["Real.sin_le_one"]
 
 
 def test_malformed_requests_are_400_with_loogle_fields(client: TestClient) -> None:

@@ -85,3 +85,37 @@ def test_worst_groups_rank_styles_and_topics_by_mean_ndcg() -> None:
     assert labels[0] in {("topic absent from index", 0.0, 1)}
     assert ("style latex", 0.25, 2) in labels and ("style lean", 0.5, 2) in labels
     assert ("topic Data", 0.5, 2) in labels and ("topic Analysis", 0.5, 1) in labels
+
+
+def test_lexical_parts_reindex_bm25_and_name_the_report(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
+    queries = fixtures_dir / "queries" / "mathlibqr_small.json"
+    common = ["retrieval", "--index", str(small_index), "--queries", str(queries), "--variants", "bm25",
+              "--out", str(tmp_path), "--figures", str(tmp_path)]
+    assert main(common) == 0
+    assert main(common + ["--lexical", "kind"]) == 0
+    full = json.loads((tmp_path / "mathlibqr_small.json").read_text())
+    kind_only = json.loads((tmp_path / "mathlibqr_small_lexical=kind.json").read_text())
+
+    def ndcg(report: dict) -> float:
+        row = next(r for r in report["summary"] if r["variant"] == "bm25" and r["key"] == "all")
+        return row["metrics"]["nDCG@10"]["mean"]
+
+    assert ndcg(kind_only) < ndcg(full)
+
+
+def test_unknown_lexical_part_is_refused(tmp_path: Path, capsys) -> None:
+    assert main(["retrieval", "--index", str(tmp_path), "--lexical", "name,colour"]) == 2
+    assert "choose among name, statement" in capsys.readouterr().err
+
+
+def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
+    from eval.steps import STEPS
+
+    queries = fixtures_dir / "queries" / "mathlibqr_small.json"
+    assert main(["steps", "--index", str(small_index), "--queries", str(queries), "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "steps.json").read_text())
+    assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS]
+    first, *rest = report["steps"]
+    assert "versus_previous" not in first and all("p_value" in row["versus_previous"] for row in rest)
+    assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
+    assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0

@@ -3,26 +3,65 @@
 A forgiving precedence parser turns the tokens of a term (`syntax.term_tokens`) into a tree of
 hashable tuples, so that equal subterms compare and hash equal:
 
-* `VAR` = `("v",)`: anything that names no constant: a bound or local name, a hole (`_`,
-  `?_`), `sorry`, unknown notation. All are the same value, as Lean's instance naming maps
-  every free variable to `.bvar 0`;
+* `VAR` = `("v",)`: anything that names no constant: a hole (`_`, `?_`), `sorry`, unknown
+  notation, and (read for names, below) every bound or local name;
 * `const(name)` = `("c", name)`: a constant as written (`Nat.succ`) or as notation
   elaborates it (`a + b` is `HAdd.hAdd a b`, `ℝ` is `Real`, a numeral is `OfNat.ofNat _ _`);
 * `app(f, x, y)` = `("a", ("a", f, x), y)`: application, one argument at a time;
-* `pi(domain, body)` = `("f", domain, body)`: `domain → body`; a `∀` over named binders is
-  `pi(VAR, body)` (the binders are dropped, the body kept);
+* `pi(domain, body)` = `("f", domain, body)`: `domain → body`, and a `∀`;
 * `sort(name)` = `("s", name)`: `Prop`, `Type` or `Sort` (universe levels dropped).
 
-`fun x => b` reads as `b`, `∃ x, p` as `app(const("Exists"), p)`, `(e : T)` as `e`, tuples
-and anonymous constructors as `VAR`. Notation comes from fixed tables; a name that looks
-like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as `VAR`, as does generalized
-field notation on a local (`x.foo` is `app(const("foo"), VAR)`).
+Two readings (`Reading`) share the parser:
+
+* `NAMES`, the name Lean gives an unnamed instance (`instance_names`): every local is one
+  `VAR`, as Lean's instance naming maps every free variable to `.bvar 0`; a `∀` over named
+  binders is `pi(VAR, body)` (the binders dropped, the body kept); only the first group of
+  tables of `notation` is read;
+* `TERMS`, the structure Loogle's patterns are matched against (`search.engine.patterns`): a
+  local keeps its name, `local(x)` = `("l", x)`; each binder of a `∀` is a `pi` of its type
+  (`pi(VAR, ...)` when none is written), and a binder predicate one more (`∀ x ∈ s, p` is
+  `∀ x, x ∈ s → p`); `?a` is a named hole `hole(a)` = `("?", a)`; a numeral keeps its value,
+  `app(const("OfNat.ofNat"), literal("2"))` with `literal(t)` = `("n", t)`; all of
+  `notation`'s tables are read, and these forms: `if c then a else b` (`ite c a b`; `dite`
+  with `if h : c`), `{x | p x}` (`setOf`), `{x ∈ s | p x}` (`setOf (x ∈ s ∧ p x)`),
+  `{x // p x}` (`Subtype`), `{a, b}` (`Insert.insert a (Singleton.singleton b)`), `[a, b]`
+  (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
+  (`nhdsWithin x s`), and `x.foo` on a variable bound with type `T ...` as `T.foo x`.
+  With `strict`, what the forgiving parser would skip (unknown notation, an unclosed
+  bracket, tokens left over) is a `ParseError` saying where.
+
+In both, `fun x => b` reads as `b`, `(e : T)` as `e`, anonymous constructors as `VAR`; a name
+that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as a local, as does
+generalized field notation on a local (`x.foo` is `app(const("foo"), x)`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import Enum
 
+from search.corpus.lean.notation import (
+    ARROW,
+    BINDERS,
+    BOUNDED_DOMAINS,
+    BRACKET_INFIX,
+    CONSTANTS,
+    ENCLOSING,
+    GLUED_CALLS,
+    INFIX,
+    INTERVAL_INTEGRAL,
+    NEGATED,
+    POSTFIX,
+    PREFIX,
+    RESTRICT,
+    REVERSED,
+    SWAPPED,
+    TERM_CONSTANTS,
+    TERM_INFIX,
+    VOLUME,
+    Binder,
+)
 from search.corpus.lean.syntax import TERM_BRACKETS, Token, group_end, split_name
 
 Expr = tuple
@@ -51,59 +90,55 @@ def sort(name: str) -> Expr:
     return ("s", name)
 
 
+def local(name: str) -> Expr:
+    """A bound or local variable (`Reading.TERMS`)."""
+    return ("l", name)
+
+
+def hole(name: str) -> Expr:
+    """A named hole `?name` of a pattern: every occurrence stands for the same term."""
+    return ("?", name)
+
+
+def literal(text: str) -> Expr:
+    """A numeral's value (`Reading.TERMS`)."""
+    return ("n", text)
+
+
 NUMERAL = app(const("OfNat.ofNat"), VAR, VAR)
 
-#: Notation that elaborates to a constant.
-_NOTATION_CONSTS = {
-    "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex", "ℍ": "Quaternion",
-    "ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal", "ℚ≥0": "NNRat", "ℕ∞": "ENat", "ℕ+": "PNat",
-    "⊤": "Top.top", "⊥": "Bot.bot", "∅": "EmptyCollection.emptyCollection",
-}
-_POSTFIX = {
-    "⁻¹": "Inv.inv", "ᵐᵒᵖ": "MulOpposite", "ᵃᵒᵖ": "AddOpposite", "ᵒᵈ": "OrderDual",
-    "ᵒᵖ": "Opposite", "ᵈᵐᵃ": "DomMulAct", "ᵈᵃᵃ": "DomAddAct", "ˣ": "Units", "ᶜ": "HasCompl.compl",
-}
-_FORALL = "∀"
-#: Binary notation: precedence, right-associative?, constant (or `_FORALL` for `→`).
-_INFIX: dict[str, tuple[int, bool, str]] = {
-    "→": (25, True, _FORALL), "->": (25, True, _FORALL),
-    "↔": (20, False, "Iff"), "<->": (20, False, "Iff"), "∨": (30, True, "Or"), "∧": (35, True, "And"),
-    "=": (50, False, "Eq"), "≠": (50, False, "Ne"), "<": (50, False, "LT.lt"), "≤": (50, False, "LE.le"),
-    ">": (50, False, "GT.gt"), "≥": (50, False, "GE.ge"), "∈": (50, False, "Membership.mem"),
-    "⊆": (50, False, "HasSubset.Subset"), "⊂": (50, False, "HasSSubset.SSubset"),
-    "∣": (50, False, "Dvd.dvd"),
-    "≃": (25, True, "Equiv"), "≅": (10, True, "CategoryTheory.Iso"), "⟶": (10, True, "Quiver.Hom"),
-    "⥤": (26, True, "CategoryTheory.Functor"), "≌": (10, True, "CategoryTheory.Equivalence"),
-    "↪": (25, True, "Function.Embedding"), "→+*": (25, True, "RingHom"), "≃+*": (25, True, "RingEquiv"),
-    "→*": (25, True, "MonoidHom"), "→+": (25, True, "AddMonoidHom"), "→*₀": (25, True, "MonoidWithZeroHom"),
-    "≃*": (25, True, "MulEquiv"), "≃+": (25, True, "AddEquiv"), "→o": (25, True, "OrderHom"),
-    "≃o": (25, True, "OrderIso"), "↪o": (25, True, "OrderEmbedding"), "→₀": (25, True, "Finsupp"),
-    "→ᵇ": (25, True, "BoundedContinuousFunction"),
-    "×": (35, True, "Prod"), "⊕": (30, True, "Sum"), "×ˢ": (82, True, "SProd.sprod"),
-    "+": (65, False, "HAdd.hAdd"), "-": (65, False, "HSub.hSub"), "*": (70, False, "HMul.hMul"),
-    "/": (70, False, "HDiv.hDiv"), "%": (70, False, "HMod.hMod"), "•": (73, True, "HSMul.hSMul"),
-    "^": (75, True, "HPow.hPow"), "∘": (90, True, "Function.comp"), "∩": (70, False, "Inter.inter"),
-    "∪": (65, False, "Union.union"), "⊓": (69, False, "Min.min"), "⊔": (68, False, "Max.max"),
-    "⋖": (50, False, "CovBy"), "⩿": (50, False, "WCovBy"), "≈": (50, False, "HasEquiv.Equiv"),
-    "\\": (70, False, "SDiff.sdiff"), "⇨": (60, True, "HImp.himp"), "∆": (100, False, "symmDiff"),
-    "⊣": (15, False, "CategoryTheory.Adjunction"),
-}
-#: `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N`; `M ⊗[R] N` is `TensorProduct R M N`.
-_BRACKET_INFIX: dict[str, tuple[str, bool]] = {
-    "→ₗ[": ("LinearMap", True), "≃ₗ[": ("LinearEquiv", True), "→L[": ("ContinuousLinearMap", True),
-    "≃L[": ("ContinuousLinearEquiv", True), "→ₗᵢ[": ("LinearIsometry", True),
-    "≃ₗᵢ[": ("LinearIsometryEquiv", True), "→ₛₗ[": ("LinearMap", False),
-    "→SL[": ("ContinuousLinearMap", False), "→ₐ[": ("AlgHom", False), "≃ₐ[": ("AlgEquiv", False),
-    "⊗[": ("TensorProduct", False),
-}
-#: Function-like notation written glued to its parenthesised arguments: `C(α, β)`.
-_GLUED_CALLS = {
-    "C": "ContinuousMap", "C_c": "CompactlySupportedContinuousMap", "C₀": "ZeroAtInftyContinuousMap",
-}
-_BINDER_WORDS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ", "∑", "∏", "⋃", "⋂", "⨆", "⨅"}
+
+class Reading(Enum):
+    """What a reader keeps of a term (module docstring)."""
+
+    NAMES = "names"
+    TERMS = "terms"
+
+
+class ParseError(ValueError):
+    """A term a strict reader cannot read: what went wrong, and at which token."""
+
+    def __init__(self, message: str, token: Token | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+#: Binder notation of the `NAMES` reading: each reads as its body.
+_NAME_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ", "∑", "∏", "⋃", "⋂", "⨆", "⨅"}
+#: Binder notation of the `TERMS` reading besides `notation.BINDERS`.
+_TERM_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ"}
+_QUANTIFIERS = {"∃": "Exists", "∃!": "ExistsUnique", "Σ": "Sigma"}
+#: What can follow binder names as a predicate: `∀ x ∈ s`, `∑ i < n`, `∀ᶠ x in l`.
+_BINDER_PREDICATES = {"∈", "∉", "⊆", "⊂", "<", "≤", ">", "≥", "≠", "∣", "in"}
 _STOP = TERM_BRACKETS.closing | {",", ":", ":=", "=>", "↦", "|", "where", "with", "then", "else"}
+#: Keywords that end a term in the `TERMS` reading (`∀ᶠ x in l`, `{x // p x}`, `∫ x in a..b`).
+_TERM_STOP = {"in", "//", "..", "∂"}
 #: Tokens that may follow an atom without a space and still be ordinary syntax.
 _GLUED_OK = TERM_BRACKETS.closing | {",", "(", ":"}
+#: Tokens that may follow an operator without a space in `NAMES` (others mark a decorated
+#: arrow such as `α →ₛ β`, unknown notation).
+_GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 _SCRIPT_RE = re.compile(r"[\u2100-\u214f\U0001d400-\U0001d7ff]+\Z")
 _UNIVERSE_RE = re.compile(r"[uvw][0-9_'\u2080-\u2089]*\Z")
 _VAR_RE = re.compile(
@@ -111,28 +146,68 @@ _VAR_RE = re.compile(
 )
 
 
+@dataclass
+class _Binding:
+    """Names bound together, with their type and predicate (`x y : T`, `x ∈ s`)."""
+
+    names: list[str]
+    type: Expr | None = None
+    relation: str = ""
+    bound: Expr | None = None
+    #: `∑ x ∈ s with p x`: the filter.
+    condition: Expr | None = None
+    #: `∫ x in a..b`: the interval's upper end (`bound` is the lower).
+    upper: Expr | None = None
+
+
 class _Reader:
     """A forgiving precedence parser over term tokens (see the module docstring)."""
 
-    def __init__(self, toks: list[Token], bound: set[str]) -> None:
+    def __init__(self, toks: list[Token], bound: set[str], reading: Reading = Reading.NAMES,
+                 strict: bool = False) -> None:
         self.toks = toks
         self.i = 0
         self.bound = bound
+        self.terms = reading is Reading.TERMS
+        self.strict = strict
+        self.infix = {**INFIX, **TERM_INFIX} if self.terms else INFIX
+        self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
+        self.binder_words = _TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
+        #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`.
+        self.types: dict[str, str] = {}
 
     def peek(self, k: int = 0) -> Token | None:
         j = self.i + k
         return self.toks[j] if j < len(self.toks) else None
 
+    def fail(self, message: str, token: Token | None = None) -> None:
+        """In a strict reader, stop with `message` at `token` (the current one by default)."""
+        if self.strict:
+            raise ParseError(message, token if token is not None else self.peek())
+
+    def expect(self, text: str, opener: Token | None = None) -> None:
+        """Step over `text`, which must come next (in a strict reader)."""
+        t = self.peek()
+        if t is not None and t.text == text:
+            self.i += 1
+        elif opener is not None:
+            self.fail(f"'{opener.text}' is not closed: expected '{text}'", t or opener)
+        else:
+            self.fail(f"expected '{text}'" + (f", found '{t.text}'" if t else " at the end"), t)
+
     def skip_group(self) -> None:
         """Skip a bracketed group starting at the current opening bracket."""
+        opener = self.peek()
         self.i = group_end(self.toks, self.i, brackets=TERM_BRACKETS)
+        if self.strict and opener is not None and self.toks[self.i - 1].text != TERM_BRACKETS.opening[opener.text]:
+            self.fail(f"'{opener.text}' is not closed", opener)
 
     def expr(self, min_prec: int = 0) -> Expr:
         left = self.prefix()
         while (t := self.peek()) is not None:
-            if t.text in _BRACKET_INFIX and min_prec <= 25:
+            if t.text in BRACKET_INFIX and min_prec <= 25:
                 self.i += 1
-                name, via_id = _BRACKET_INFIX[t.text]
+                name, via_id = BRACKET_INFIX[t.text]
                 ring = self.expr(0)
                 if (c := self.peek()) is not None and c.text == "]":
                     self.i += 1
@@ -145,29 +220,57 @@ class _Reader:
                 right = self.expr(10)
                 left = app(left, right) if t.text == "<|" else app(right, left)
                 continue
-            op = _INFIX.get(t.text)
+            op = self.infix.get(t.text)
             if op is None or op[0] < min_prec:
                 return left
             prec, right_assoc, head = op
             self.i += 1
             nxt = self.peek()
-            if nxt is None or nxt.text in _STOP:
+            if nxt is None or (nxt.text in _STOP and not (self.terms and self.opens_enclosure())):
+                self.fail(f"'{t.text}' needs a term on its right", t)
                 return VAR  # postfix use of an operator symbol: notation such as `β*`
-            if not nxt.spaced and nxt.text not in ("(", "-", "¬", "↑", "⇑", "↥"):
+            if self.decorated(nxt, prec):
                 # A decorated arrow such as `α →ₛ β` or `G ≃+c[a, b] H`: unknown notation.
+                self.fail(f"unknown notation '{t.text}{nxt.text}'", t)
                 self.skip_glued()
                 self.expr(prec if right_assoc else prec + 1)
                 left = VAR
                 continue
             right = self.expr(prec if right_assoc else prec + 1)
-            left = pi(left, right) if head == _FORALL else app(const(head), left, right)
+            left = self.binary(t.text, head, left, right)
         return left
+
+    def decorated(self, nxt: Token, prec: int) -> bool:
+        """Whether the operand glued to an operator is a decoration of the operator."""
+        if nxt.spaced or nxt.text in _GLUED_OPERAND:
+            return False
+        if not self.terms:
+            return True
+        # `a*b`, `2^n`, `?a→?b` are ordinary; a letter or subscript glued to an arrow-like
+        # operator (`≃+c[a, b]`, `→ₛ`) is a decoration.
+        after = self.peek(1)
+        if nxt.kind in ("ident", "num") or nxt.text in ("?", "?_") or nxt.text in TERM_BRACKETS.opening:
+            return prec <= 26 and nxt.kind == "ident" and after is not None and not after.spaced \
+                and after.text == "["
+        return nxt.kind == "other" and nxt.text not in PREFIX and nxt.text not in ENCLOSING
+
+    def binary(self, symbol: str, head: str, left: Expr, right: Expr) -> Expr:
+        """The term `left symbol right` stands for."""
+        if head == ARROW:
+            return pi(left, right)
+        if not self.terms:
+            return app(const(head), left, right)
+        if symbol in SWAPPED:
+            return app(const(SWAPPED[symbol]), right, left)
+        term = app(const(head), right, left) if symbol in REVERSED else app(const(head), left, right)
+        return app(const("Not"), term) if symbol in NEGATED else term
 
     def prefix(self) -> Expr:
         t = self.peek()
         if t is None:
+            self.fail("expected a term at the end")
             return VAR
-        if t.text in _BINDER_WORDS:
+        if t.text in self.binder_words:
             return self.binder_expr(t.text)
         if t.text == "¬":
             self.i += 1
@@ -175,11 +278,17 @@ class _Reader:
         if t.text == "-":
             self.i += 1
             return app(const("Neg.neg"), self.expr(75))
+        if self.terms and t.text in PREFIX:
+            self.i += 1
+            name, prec = PREFIX[t.text]
+            return app(const(name), self.atom() if prec >= 1024 else self.expr(prec))
         return self.application()
 
     def binder_expr(self, word: str) -> Expr:
         """`fun x => b` names as `b`; `∀ x, b` as a pi whose type is hidden when `b`
         mentions `x` (all written binders are assumed used); `∃ x, p` as `Exists p`."""
+        if self.terms:
+            return self.term_binder(word)
         self.i += 1
         names: list[str] = []
         while (t := self.peek()) is not None and t.text not in (",", "=>", "↦"):
@@ -200,38 +309,206 @@ class _Reader:
             return app(const("Exists"), body)
         return body
 
+    def term_binder(self, word: str) -> Expr:
+        """A binder notation read for its structure (`Reading.TERMS`)."""
+        start = self.peek()
+        self.i += 1
+        if (t := self.peek()) is not None and t.text == "[" and not t.spaced:
+            self.skip_group()  # `∑'[L] x, f x`: a summation filter
+        bindings = self.bindings(bare=True)
+        t = self.peek()
+        if t is not None and t.text in (",", "=>", "↦"):
+            self.i += 1
+        else:
+            self.fail(f"expected ',' after the variables of '{word}'", t or start)
+        notation = BINDERS.get(word)
+        body = self.expr(notation.body_precedence if notation else 0)
+        if word in ("∀", "Π"):
+            for b in reversed(bindings):
+                for name in reversed(b.names):
+                    if b.relation:
+                        body = pi(self.predicate(name, b), body)
+                    body = pi(b.type or VAR, body)
+            return body
+        if word in _QUANTIFIERS:
+            for b in reversed(bindings):
+                for name in reversed(b.names):
+                    inner = app(const("And"), self.predicate(name, b), body) if b.relation else body
+                    body = app(const(_QUANTIFIERS[word]), inner)
+            return body
+        if notation is None:  # fun, λ
+            return body
+        return self.apply_binder(notation, bindings, body)
+
+    def apply_binder(self, notation: Binder, bindings: list[_Binding], body: Expr) -> Expr:
+        """The constant of a binder notation applied as its `shape` says (`notation.Binder`)."""
+        c = const(notation.constant)
+        if notation.shape == "integral":
+            measure = VAR
+            if (t := self.peek()) is not None and t.text == "∂":
+                self.i += 1
+                measure = self.atom()
+            b = bindings[0] if bindings else _Binding([])
+            if b.upper is not None and b.bound is not None:
+                return app(const(INTERVAL_INTEGRAL), body, b.bound, b.upper,
+                           const(VOLUME) if measure == VAR else measure)
+            measure = const(VOLUME) if measure == VAR else measure
+            if b.relation and b.bound is not None:
+                measure = app(const(RESTRICT), measure, b.bound)
+            return app(c, measure, body)
+        for b in reversed(bindings):
+            for name in reversed(b.names):
+                if notation.shape == "finset":
+                    if b.relation in ("∈", "in") and b.bound is not None:
+                        domain = b.bound
+                    elif b.relation in BOUNDED_DOMAINS and b.bound is not None:
+                        domain = app(const(BOUNDED_DOMAINS[b.relation]), b.bound)
+                    else:
+                        domain = const(notation.universe)
+                    if b.condition is not None:
+                        domain = app(const("Finset.filter"), b.condition, domain)
+                    body = app(c, domain, body)
+                elif notation.shape == "filter":
+                    body = app(c, body, b.bound if b.bound is not None else VAR)
+                else:
+                    if b.relation:
+                        body = app(c, body)
+                    body = app(c, body)
+        return body
+
+    def predicate(self, name: str, b: _Binding) -> Expr:
+        """The proposition a binder predicate stands for: `x ∈ s` for `∀ x ∈ s`."""
+        relation = "∈" if b.relation == "in" else b.relation
+        return self.binary(relation, self.infix[relation][2], local(name), b.bound or VAR)
+
+    def bindings(self, bare: bool, stop: tuple[str, ...] = (",", "=>", "↦")) -> list[_Binding]:
+        """The binders up to one of `stop` (`bare`: names without brackets too, as after
+        `∀`), each name bound as it is read, so that later types may mention it."""
+        out: list[_Binding] = []
+        while (t := self.peek()) is not None and t.text not in stop:
+            if t.text in TERM_BRACKETS.opening:
+                out.append(self.binder_group())
+            elif bare and t.kind == "ident":
+                names = []
+                while (t := self.peek()) is not None and t.kind == "ident" and t.text not in ("in", "with"):
+                    names.append(t.text)
+                    self.i += 1
+                self.bound.update(names)
+                b = _Binding(names)
+                if t is not None and t.text == ":":
+                    self.i += 1
+                    b.type = self.expr(0)
+                    self.remember_types(names, b.type)
+                    t = self.peek()
+                if t is not None and t.text in _BINDER_PREDICATES:
+                    self.i += 1
+                    b.relation = t.text
+                    b.bound = self.expr(51) if t.text != "in" else self.expr(0)
+                    if (t := self.peek()) is not None and t.text == "..":
+                        self.i += 1
+                        b.upper = self.expr(0)
+                if (t := self.peek()) is not None and t.text == "with":
+                    self.i += 1
+                    b.condition = self.expr(0)
+                out.append(b)
+            else:
+                self.fail(f"unexpected '{t.text}' among binders", t)
+                if not bare:
+                    break
+                self.i += 1
+        return out
+
+    def binder_group(self) -> _Binding:
+        """`(x y : T)`, `{x : T}`, `⦃x⦄`, `[C x]`, `[inst : C x]`, `⟨a, b⟩` (names only)."""
+        opener = self.peek()
+        assert opener is not None
+        end = group_end(self.toks, self.i, brackets=TERM_BRACKETS)
+        inner = self.toks[self.i + 1:end - 1]
+        colon = next((k for k, t in enumerate(inner) if t.text == ":"), None)
+        if opener.text == "⟨" or (colon is None and opener.text != "["):
+            names = [t.text for t in inner if t.kind == "ident"]
+            self.bound.update(names)
+            self.skip_group()
+            return _Binding(names)
+        names = [t.text for t in inner[:colon] if t.kind == "ident"] if colon is not None else []
+        self.i += 1 + (colon + 1 if colon is not None else 0)
+        type_ = self.expr(0)
+        self.bound.update(names)
+        self.remember_types(names, type_)
+        self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
+        if self.strict and self.toks[self.i - 1].text != TERM_BRACKETS.opening[opener.text]:
+            self.fail(f"'{opener.text}' is not closed", opener)
+        # An instance binder `[C x]` is a hypothesis without a name.
+        return _Binding(names or ["_"], type_)
+
+    def remember_types(self, names: list[str], type_: Expr) -> None:
+        head = type_
+        while head[0] == "a":
+            head = head[1]
+        if head[0] == "c":
+            for name in names:
+                self.types[name] = head[1]
+
     def application(self) -> Expr:
         head = self.atom()
         while (t := self.peek()) is not None and self.starts_atom(t):
             head = app(head, self.atom())
         return head
 
-    @staticmethod
-    def starts_atom(t: Token) -> bool:
-        if t.text in _STOP or t.text in _INFIX or t.text in _BRACKET_INFIX or t.text in _POSTFIX:
+    def starts_atom(self, t: Token) -> bool:
+        if self.terms:
+            if self.opens_enclosure() or (t.text == "#" and self.glued_next()):
+                return True
+            if t.text in _TERM_STOP:
+                return False
+        if t.text in _STOP or t.text in self.infix or t.text in BRACKET_INFIX or t.text in POSTFIX:
             return False
-        return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening or t.text in _BINDER_WORDS
-                or t.text in _NOTATION_CONSTS or t.text in ("_", "?_", "@", "↑", "⇑", "↥", "·"))
+        return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening
+                or t.text in self.binder_words or t.text in self.constants
+                or t.text in ("_", "?_", "@", "↑", "⇑", "↥", "·") or (self.terms and t.text == "?"))
+
+    def glued_next(self) -> bool:
+        nxt = self.peek(1)
+        return nxt is not None and not nxt.spaced
+
+    def opens_enclosure(self) -> bool:
+        """Whether the current token opens `‖x‖`, `|x|`, `⌊x⌋`, ...: a closing bar is glued
+        to what it closes, an opening one to what it opens."""
+        t = self.peek()
+        if t is None or t.text not in ENCLOSING or not self.glued_next():
+            return False
+        closing = ENCLOSING[t.text][0]
+        return t.text != closing or t.spaced or self.i == 0 or self.toks[self.i - 1].text not in (
+            TERM_BRACKETS.closing | {"_"}) and self.toks[self.i - 1].kind not in ("ident", "num")
 
     def atom(self) -> Expr:
         e = self.atom_core()
         while (t := self.peek()) is not None:
-            if t.text in _POSTFIX:
+            if t.text in POSTFIX:
                 self.i += 1
-                e = app(const(_POSTFIX[t.text]), e)
+                e = app(const(POSTFIX[t.text]), e)
+            elif self.terms and t.text == "!" and t.spaced and not self.glued_next():
+                self.i += 1
+                e = app(const("Nat.factorial"), e)
             elif t.text == "." and not t.spaced and (f := self.peek(1)) is not None and f.kind == "ident" \
                     and not f.spaced:
                 # Generalized field notation on a term: `(Gamma1 N).FiniteIndex`.
                 self.i += 2
                 for part in split_name(f.text):
                     e = app(const(part), e)
-            elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK:
+            elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK \
+                    and not (self.terms and self.closes_enclosure(t)):
                 # Unknown notation glued to the atom (`R≥0`, `X[S⁻¹]`, `x.1`): unnameable.
+                self.fail(f"unknown notation '{t.text}' after a term", t)
                 self.skip_glued()
                 e = VAR
             else:
                 return e
         return e
+
+    def closes_enclosure(self, t: Token) -> bool:
+        return any(t.text == closing for closing, _ in ENCLOSING.values()) or (
+            t.text in self.infix or t.text in POSTFIX or t.text in ("..", "!", "∂"))
 
     def skip_glued(self) -> None:
         """Skip the run of tokens glued together (no whitespace) from the current one."""
@@ -246,35 +523,125 @@ class _Reader:
     def atom_core(self) -> Expr:
         t = self.peek()
         if t is None:
+            self.fail("expected a term at the end")
             return VAR
+        if self.terms:
+            if self.opens_enclosure():
+                return self.enclosed()
+            if t.text == "#" and self.glued_next():
+                return self.prefix()
         self.i += 1
         if t.text in ("@", "↑", "⇑", "↥"):
             return self.atom()
-        if t.text in _BINDER_WORDS:
+        if t.text in self.binder_words:
             self.i -= 1
             return self.binder_expr(t.text)
-        if t.text in _NOTATION_CONSTS:
-            return const(_NOTATION_CONSTS[t.text])
+        if self.terms and t.text == "𝓝" and (f := self.peek()) is not None and f.text == "[" and not f.spaced:
+            return self.identifier(t.text)
+        if t.text in self.constants and t.text not in self.bound:
+            return const(self.constants[t.text])
         if t.kind == "num":
-            return NUMERAL
+            return app(const("OfNat.ofNat"), literal(t.text)) if self.terms else NUMERAL
         if t.text == "(":
-            return self.paren()
+            return self.paren(t)
+        if self.terms:
+            if t.text == "?" and (f := self.peek()) is not None and f.kind == "ident" and not f.spaced:
+                self.i += 1
+                return hole(f.text)
+            if t.text == "{":
+                return self.braces(t)
+            if t.text == "[":
+                return self.list_literal(t)
         if t.text in TERM_BRACKETS.opening:
             self.i -= 1
             self.skip_group()
             return VAR
         if t.kind == "ident":
             return self.identifier(t.text)
+        if t.kind not in ("string",) and t.text not in ("?_", "·"):
+            self.fail(f"unknown notation '{t.text}'", t)
         return VAR
 
-    def paren(self) -> Expr:
-        """`(e)`, `(e : T)` (ascription: just `e`), tuples (unnamed)."""
+    def enclosed(self) -> Expr:
+        """`‖x‖`, `|x|`, `⌊x⌋₊`: the constant of the brackets (and suffix) applied to `x`."""
+        opener = self.peek()
+        assert opener is not None
+        closing, constants = ENCLOSING[opener.text]
+        self.i += 1
+        inner = self.expr(0)
+        self.expect(closing, opener)
+        suffix = self.peek()
+        if suffix is not None and not suffix.spaced and suffix.text in constants:
+            self.i += 1
+            return app(const(constants[suffix.text]), inner)
+        return app(const(constants[""]), inner)
+
+    def paren(self, opener: Token) -> Expr:
+        """`(e)`, `(e : T)` (ascription: just `e`), tuples (`Prod.mk` for `TERMS`, else unnamed)."""
         e = self.expr(0)
         t = self.peek()
+        if self.terms and t is not None and t.text == ",":
+            self.i += 1
+            e = app(const("Prod.mk"), e, self.paren(opener))
+            return e
         if t is not None and t.text not in (")", ":"):
+            self.fail(f"expected ')' to close '(', found '{t.text}'", t)
             e = VAR
+        elif t is None:
+            self.fail("'(' is not closed", opener)
         self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
         return e
+
+    def braces(self, opener: Token) -> Expr:
+        """`{x | p x}`, `{x ∈ s | p x}`, `{x // p x}`, `{a, b}`, `{a}`; a structure instance
+        `{ x := 1 }` is unnamed."""
+        start = self.i
+        end = group_end(self.toks, start - 1, brackets=TERM_BRACKETS)
+        inner = [t.text for t in self.toks[start:end - 1]]
+        if ":=" in inner or not inner:
+            self.i = start - 1
+            self.skip_group()
+            return VAR
+        if "|" in inner or "//" in inner:
+            bindings = self.bindings(bare=True, stop=("|", "//"))
+            separator = self.peek()
+            if separator is None or separator.text not in ("|", "//"):
+                self.fail("expected '|' in a set-builder", separator or opener)
+                self.i = end
+                return VAR
+            self.i += 1
+            body = self.expr(0)
+            self.expect("}", opener)
+            for b in reversed(bindings):
+                for name in reversed(b.names):
+                    if b.relation:
+                        body = app(const("And"), self.predicate(name, b), body)
+            return app(const("Subtype" if separator.text == "//" else "setOf"), body)
+        items = [self.expr(0)]
+        while (t := self.peek()) is not None and t.text == ",":
+            self.i += 1
+            items.append(self.expr(0))
+        self.expect("}", opener)
+        term = app(const("Singleton.singleton"), items[-1])
+        for item in reversed(items[:-1]):
+            term = app(const("Insert.insert"), item, term)
+        return term
+
+    def list_literal(self, opener: Token) -> Expr:
+        """`[a, b]` is `List.cons a (List.cons b List.nil)`."""
+        items = []
+        while (t := self.peek()) is not None and t.text != "]":
+            items.append(self.expr(0))
+            if (t := self.peek()) is not None and t.text == ",":
+                self.i += 1
+            elif t is not None and t.text != "]":
+                self.fail(f"expected ',' or ']' in a list, found '{t.text}'", t)
+                break
+        self.expect("]", opener)
+        term = const("List.nil")
+        for item in reversed(items):
+            term = app(const("List.cons"), item, term)
+        return term
 
     def identifier(self, name: str) -> Expr:
         if name in ("Type", "Sort", "Prop"):
@@ -288,13 +655,40 @@ class _Reader:
         if name in ("_", "sorry"):
             return VAR
         nxt = self.peek()
-        if name in _GLUED_CALLS and nxt is not None and nxt.text == "(" and not nxt.spaced:
-            return self.glued_call(_GLUED_CALLS[name])
+        if name in GLUED_CALLS and nxt is not None and nxt.text == "(" and not nxt.spaced:
+            return self.glued_call(GLUED_CALLS[name])
+        if self.terms and name == "if":
+            return self.conditional()
+        if self.terms and name == "𝓝" and nxt is not None and nxt.text == "[" and not nxt.spaced:
+            self.i += 1
+            within = self.expr(0) if (t := self.peek()) is not None and t.text not in self.infix else VAR
+            self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
+            return app(const("nhdsWithin"), self.atom(), within)
         parts = split_name(name)
         if self.is_local(parts[0]):
             # Generalized field notation `x.foo`: the constant is `T.foo` for `x : T`.
-            return app(const(parts[-1]), VAR) if len(parts) > 1 else VAR
+            if not self.terms:
+                return app(const(parts[-1]), VAR) if len(parts) > 1 else VAR
+            e = local(parts[0])
+            owner = self.types.get(parts[0])
+            for k, part in enumerate(parts[1:]):
+                e = app(const(f"{owner}.{part}" if owner and k == 0 else part), e)
+            return e
         return const(".".join(parts))
+
+    def conditional(self) -> Expr:
+        """`if c then a else b` is `ite c a b`; `if h : c then a else b` is `dite c a b`."""
+        dependent = (t := self.peek()) is not None and t.kind == "ident" and (c := self.peek(1)) is not None \
+            and c.text == ":"
+        if dependent:
+            self.bound.add(self.toks[self.i].text)
+            self.i += 2
+        condition = self.expr(0)
+        self.expect("then")
+        yes = self.expr(0)
+        self.expect("else")
+        no = self.expr(0)
+        return app(const("dite" if dependent else "ite"), condition, yes, no)
 
     def glued_call(self, name: str) -> Expr:
         self.i += 1
@@ -311,13 +705,49 @@ class _Reader:
         like a notation made of script letters (`𝓞`, `𝕔𝔻`), which cannot be named."""
         if name in self.bound:
             return True
-        return name not in _NOTATION_CONSTS and bool(_VAR_RE.match(name) or _SCRIPT_RE.match(name))
+        return name not in self.constants and bool(_VAR_RE.match(name) or _SCRIPT_RE.match(name))
+
+    def declaration(self) -> Expr:
+        """`binders : type` of a declaration header (`TERMS`), as `∀ binders, type`: the
+        binder groups before the first token that opens none (an `extends` clause is no
+        binder), then, after a `,`, the type (`VAR` when none is written)."""
+        bindings = []
+        while (t := self.peek()) is not None and t.text in TERM_BRACKETS.opening:
+            bindings.append(self.binder_group())
+        while (t := self.peek()) is not None and t.text != ",":
+            self.i += 1
+        self.i += 1
+        body = self.expr(0) if self.peek() is not None else VAR
+        for b in reversed(bindings):
+            for _ in b.names:
+                body = pi(b.type or VAR, body)
+        return body
 
 
 def parse_expr(tokens: list[Token], bound: set[str]) -> Expr:
-    """The expression the tokens of a term start with. `bound`: names that are locals
-    (binders around the term); the names the term binds itself (`fun x`, `∀ y`) are added."""
+    """The expression the tokens of a term start with, read for names (`Reading.NAMES`).
+    `bound`: names that are locals (binders around the term); the names the term binds
+    itself (`fun x`, `∀ y`) are added."""
     return _Reader(tokens, bound).expr(0)
+
+
+def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None = None) -> Expr:
+    """The structure of a term (`Reading.TERMS`). `strict`: every token must be read, or
+    `ParseError` says which could not (a Loogle pattern); otherwise what cannot be read is
+    `VAR` (a statement from the corpus). The names the term binds are added to `bound`."""
+    reader = _Reader(tokens, set() if bound is None else bound, Reading.TERMS, strict)
+    term = reader.expr(0)
+    if strict and (t := reader.peek()) is not None:
+        if t.text in TERM_BRACKETS.closing:
+            raise ParseError(f"'{t.text}' closes no bracket", t)
+        raise ParseError(f"unknown notation '{t.text}'" if t.kind == "other" else f"unexpected '{t.text}'", t)
+    return term
+
+
+def parse_declaration(binders: list[Token], type_: list[Token]) -> Expr:
+    """A declaration header's statement as `∀ binders, type` (`Reading.TERMS`), from the
+    tokens of its binders and of its type."""
+    return _Reader([*binders, Token("sym", ","), *type_], set(), Reading.TERMS).declaration()
 
 
 def peel_foralls(e: Expr) -> tuple[list[Expr], Expr]:

@@ -26,7 +26,7 @@ def head_statement(row: dict[str, Any], source: str, name: str) -> Statement:
     namespace = row.get("namespace") or ""
     module = row.get("module", "")
     meta: dict[str, Any] = {"namespace": namespace}
-    for key in ("modifiers", "attribute_args"):
+    for key in ("modifiers", "attribute_args", "opens"):
         if row.get(key):
             meta[key] = row[key]
     if row.get("derived_from"):

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Collection, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
+from search.corpus.lean.notation import SYMBOLS
+
 # --- Names --------------------------------------------------------------------------------------
 
 #: Lean's `isLetterLike`: Greek (without λ, Π, Σ), Coptic, polytonic Greek, letter-like
@@ -312,13 +314,13 @@ def _vocabulary(symbols: Iterable[str], literals: bool) -> Vocabulary:
 #: Commands and their layout: string contents are never read (a keyword inside a string
 #: is no keyword), and every bracket is a token of its own, so that groups match.
 LAYOUT = _vocabulary(("@[", ":=", "=>", "<;>", "::", "..", "<|", "|>"), literals=False)
-#: Terms: notation is one token (`≃+*`, `ℝ≥0∞`, `→ₗ[`, whose `]` is read by the term reader),
-#: and string literals are tokens.
+#: Terms: notation is one token (`≃+*`, `ℝ≥0∞`, `→ₗ[`, whose `]` is read by the term reader;
+#: the symbols of `notation.SYMBOLS`), and string literals are tokens.
 NOTATION = _vocabulary((
     "ℝ≥0∞", "ℝ≥0", "ℚ≥0", "ℕ∞", "ℕ+", "→ₗ[", "≃ₗ[", "→L[", "≃L[", "→ₗᵢ[", "≃ₗᵢ[", "→ₛₗ[",
     "→SL[", "→ₐ[", "≃ₐ[", "⊗[", "→+*", "≃+*", "→*₀", "→*", "→+", "≃*", "≃+", "→o", "≃o",
     "↪o", "→₀", "→ᵇ", ":=", "=>", "<;>", "<|>", "<|", "|>", "∃!", "×ˢ", "ᵐᵒᵖ", "ᵃᵒᵖ", "ᵈᵐᵃ",
-    "ᵈᵃᵃ", "ᵒᵈ", "ᵒᵖ", "⁻¹", "≠", "≤", "≥", "->", "<->", "{{", "}}", "?_", "..", "::",
+    "ᵈᵃᵃ", "ᵒᵈ", "ᵒᵖ", "⁻¹", "≠", "≤", "≥", "->", "<->", "{{", "}}", "?_", "..", "::", *SYMBOLS,
 ), literals=True)
 
 

@@ -367,10 +367,10 @@ def twin_name(name: str, spec: AdditiveSpec, translations: Mapping[str, str] | N
 
 # --- Statements ---------------------------------------------------------------------------------
 
-_MULTIPLICATIVE_OPS = {"*": "+", "/": "-", "∏": "∑", "•": "+ᵥ"}
+_MULTIPLICATIVE_OPS = {"*": "+", "/": "-", "∏": "∑", "∏'": "∑'", "∏ᶠ": "∑ᶠ", "•": "+ᵥ"}
 _RELATIONS = {"=", "≠", "≤", "<", "≥", ">"}
 _SIDE_STOP = {",", "↔", "→", "∧", "∨", ":", ":=", "(", ")", "[", "]", "{", "}", "⟨", "⟩"}
-_MUL_MARKERS = {"*", "/", "⁻¹", "^", "∏"}
+_MUL_MARKERS = {"*", "/", "⁻¹", "^", "∏", "∏'", "∏ᶠ"}
 
 
 def _translate_identifier(name: str) -> str:

@@ -116,6 +116,11 @@ def test_explicit_additive_name_is_relative_to_the_translated_namespace() -> Non
          "theorem sum_nsmul (s : Finset ι) : ∑ i ∈ s, n • f i = n • (∑ i ∈ s, f i)"),
         ("theorem mul_self {G : Type*} {H : Sort*} (a : G) : a * a = a ^ 2",
          "theorem add_self {G : Type*} {H : Sort*} (a : G) : a + a = 2 • a"),
+        # `//`, `⁻¹'` and `∏ᶠ` are one token each: no `--` comment, no `-f'`, `∑ᶠ` for `∏ᶠ`
+        ("theorem prod_subtype {s : Finset {x // p x}} : ∏ᶠ i, f i = f a",
+         "theorem sum_subtype {s : Finset {x // p x}} : ∑ᶠ i, f i = f a"),
+        ("theorem preimage_smul (a : α) (t : Set β) : (fun x ↦ a • x) ⁻¹' t = a⁻¹ • t",
+         "theorem preimage_vadd (a : α) (t : Set β) : (fun x ↦ a +ᵥ x) ⁻¹' t = -a +ᵥ t"),
     ],
 )
 def test_additive_signature(signature: str, expected: str) -> None:

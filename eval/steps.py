@@ -1,0 +1,140 @@
+"""`python -m eval steps`: how `default` got where it is, one measured change at a time.
+
+Each step is a ranking setting (`--set`) or a set of BM25+ parts (`--lexical`), applied on
+top of the steps before it, over one built index and one query set. Every step's figures
+come with their bootstrap interval and a paired permutation test against the step before,
+and with the `python -m eval retrieval` command that measures that step alone.
+
+A new step is one entry in STEPS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from eval.querysets import LabelledQuery
+from eval.retrieval import run_retrieval
+from eval.stats import OVERALL, PRIMARY, Estimate, paired_test
+from search import config
+from search.engine import variants
+from search.text.views import LEXICAL_PARTS
+
+#: Metrics each step reports (the primary one first).
+METRICS = (PRIMARY, "R@10", "MRR@10", "Hit@1")
+
+_BEFORE_TITLES = (
+    "signals=('dense','bm25','names','exact','substring','prefix','fuzzy')",
+    "exact_name.signals=('exact',)",
+)
+_BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fields"))
+
+
+@dataclass(frozen=True)
+class Step:
+    """`default` with `settings` applied and BM25+ reading only `lexical` (all parts when empty)."""
+
+    key: str
+    label: str
+    settings: tuple[str, ...] = ()
+    lexical: tuple[str, ...] = ()
+
+    def arguments(self) -> list[str]:
+        """The `python -m eval retrieval` arguments that measure this step alone."""
+        out = ["--variants", variants.DEFAULT]
+        for setting in self.settings:
+            out += ["--set", setting]
+        if self.lexical:
+            out += ["--lexical", ",".join(self.lexical)]
+        return out
+
+
+STEPS = (
+    Step("start", "`default` before famous titles and informal text",
+         _BEFORE_TITLES, _BEFORE_INFORMAL),
+    Step("titles", "+ famous titles and spelled-out names as signals, titles first", (), _BEFORE_INFORMAL),
+    Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
+         (), tuple(p for p in LEXICAL_PARTS if p != "fields")),
+    Step("fields", "+ a structure's fields in BM25+ (= `default`)"),
+    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",)),
+    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",)),
+)
+
+
+def _estimate(estimate: Estimate) -> dict[str, float]:
+    return {"mean": estimate.mean, "low": estimate.low, "high": estimate.high}
+
+
+def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence[Step] = STEPS) -> dict:
+    """Every step's figures, intervals and paired test against the step before."""
+    from search.engine.engine import Engine
+    from search.index.build import lexical_documents
+    from search.index.lexical import LexicalIndex
+    from search.index.store import Index
+
+    index = Index.load(index_dir)
+    built = index.lexical
+    records = list(index.records)
+    lexical_by_parts = {LEXICAL_PARTS: built}
+    rows, previous = [], None
+    for step in steps:
+        parts = step.lexical or LEXICAL_PARTS
+        if parts not in lexical_by_parts:
+            lexical_by_parts[parts] = LexicalIndex.build(lexical_documents(records, parts))
+        index.lexical = lexical_by_parts[parts]
+        ranking = variants.get(variants.DEFAULT).with_settings(step.settings)
+        run = run_retrieval(Engine(index), queries, {step.key: ranking})
+        result = run.variants[step.key]
+        summary = result.summary[OVERALL]
+        row = {
+            "key": step.key,
+            "label": step.label,
+            "command": "python -m eval retrieval " + shlex.join(
+                ["--index", str(index_dir)] + step.arguments()),
+            "metrics": {m: _estimate(summary[m]) for m in METRICS},
+        }
+        if previous is not None:
+            test = paired_test(previous.scores[PRIMARY], result.scores[PRIMARY],
+                               baseline=rows[-1]["key"], variant=step.key)
+            row["versus_previous"] = {"diff": _estimate(test.diff), "p_value": test.p_value}
+        rows.append(row)
+        previous = result
+    index.lexical = built
+    return {"index": str(index_dir), "queries": len(queries), "metric": PRIMARY, "steps": rows}
+
+
+def _steps(args: argparse.Namespace) -> int:
+    from eval.querysets import load_queries
+
+    queries = load_queries(Path(args.queries))
+    report = run_steps(Path(args.index), queries)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "steps.json"
+    path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    for row in report["steps"]:
+        m = row["metrics"][PRIMARY]
+        versus = row.get("versus_previous")
+        change = (f"  {versus['diff']['mean']:+.3f} [{versus['diff']['low']:+.3f}, {versus['diff']['high']:+.3f}] "
+                  f"p={versus['p_value']:.3f}") if versus else ""
+        print(f"{row['key']:14} {PRIMARY} {m['mean']:.3f} [{m['low']:.3f}, {m['high']:.3f}]"
+              f"  R@10 {row['metrics']['R@10']['mean']:.3f}{change}")
+    print(f"\nwritten: {path}")
+    return 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    steps = commands.add_parser(
+        "steps", help="each change that made `default`, measured with a paired test against the one before",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    steps.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    steps.add_argument("--queries", default=str(config.QUERIES_DIR / "mathlibqr_dev.json"))
+    steps.add_argument("--out", required=True, help="directory of steps.json")
+    steps.set_defaults(run=_steps)

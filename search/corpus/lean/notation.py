@@ -1,0 +1,189 @@
+"""Lean and Mathlib notation, and the constants each one elaborates to: the term reader's tables.
+
+`expr` reads a term through these tables. Lean's own instance naming (`instance_names`)
+uses the first group only, as it always has; Loogle patterns and the statements they are
+matched against (`expr.Reading.TERMS`) use all of them, so that a pattern written with
+notation and one written with constants find the same statements: `∑ x ∈ s, f x` is
+`Finset.sum s (fun x => f x)`, `‖x‖` is `Norm.norm x`, `a > b` is `b < a`. README ("Loogle
+patterns") prints every entry; `tests/corpus/lean/test_expr.py` checks that it does.
+
+Known approximations: a notation Mathlib scopes reads as the one listed (`π` is `Real.pi`,
+`#s` is `Finset.card` except where `SCOPED` says otherwise); a name bound in the statement
+(`∀ π, ...`) stays a variable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# --- Read by every term reader -------------------------------------------------------------------
+
+#: Atoms that elaborate to a constant.
+CONSTANTS: dict[str, str] = {
+    "ℕ": "Nat", "ℤ": "Int", "ℚ": "Rat", "ℝ": "Real", "ℂ": "Complex", "ℍ": "Quaternion",
+    "ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal", "ℚ≥0": "NNRat", "ℕ∞": "ENat", "ℕ+": "PNat",
+    "⊤": "Top.top", "⊥": "Bot.bot", "∅": "EmptyCollection.emptyCollection",
+}
+#: Postfix operators.
+POSTFIX: dict[str, str] = {
+    "⁻¹": "Inv.inv", "ᵐᵒᵖ": "MulOpposite", "ᵃᵒᵖ": "AddOpposite", "ᵒᵈ": "OrderDual",
+    "ᵒᵖ": "Opposite", "ᵈᵐᵃ": "DomMulAct", "ᵈᵃᵃ": "DomAddAct", "ˣ": "Units", "ᶜ": "HasCompl.compl",
+}
+#: The arrow: `A → B` is a function type (a `∀` whose variable the body does not use).
+ARROW = "→"
+#: Binary notation: precedence, right-associative?, constant (or `ARROW`).
+INFIX: dict[str, tuple[int, bool, str]] = {
+    "→": (25, True, ARROW), "->": (25, True, ARROW),
+    "↔": (20, False, "Iff"), "<->": (20, False, "Iff"), "∨": (30, True, "Or"), "∧": (35, True, "And"),
+    "=": (50, False, "Eq"), "≠": (50, False, "Ne"), "<": (50, False, "LT.lt"), "≤": (50, False, "LE.le"),
+    ">": (50, False, "GT.gt"), "≥": (50, False, "GE.ge"), "∈": (50, False, "Membership.mem"),
+    "⊆": (50, False, "HasSubset.Subset"), "⊂": (50, False, "HasSSubset.SSubset"),
+    "∣": (50, False, "Dvd.dvd"),
+    "≃": (25, True, "Equiv"), "≅": (10, True, "CategoryTheory.Iso"), "⟶": (10, True, "Quiver.Hom"),
+    "⥤": (26, True, "CategoryTheory.Functor"), "≌": (10, True, "CategoryTheory.Equivalence"),
+    "↪": (25, True, "Function.Embedding"), "→+*": (25, True, "RingHom"), "≃+*": (25, True, "RingEquiv"),
+    "→*": (25, True, "MonoidHom"), "→+": (25, True, "AddMonoidHom"), "→*₀": (25, True, "MonoidWithZeroHom"),
+    "≃*": (25, True, "MulEquiv"), "≃+": (25, True, "AddEquiv"), "→o": (25, True, "OrderHom"),
+    "≃o": (25, True, "OrderIso"), "↪o": (25, True, "OrderEmbedding"), "→₀": (25, True, "Finsupp"),
+    "→ᵇ": (25, True, "BoundedContinuousFunction"),
+    "×": (35, True, "Prod"), "⊕": (30, True, "Sum"), "×ˢ": (82, True, "SProd.sprod"),
+    "+": (65, False, "HAdd.hAdd"), "-": (65, False, "HSub.hSub"), "*": (70, False, "HMul.hMul"),
+    "/": (70, False, "HDiv.hDiv"), "%": (70, False, "HMod.hMod"), "•": (73, True, "HSMul.hSMul"),
+    "^": (75, True, "HPow.hPow"), "∘": (90, True, "Function.comp"), "∩": (70, False, "Inter.inter"),
+    "∪": (65, False, "Union.union"), "⊓": (69, False, "Min.min"), "⊔": (68, False, "Max.max"),
+    "⋖": (50, False, "CovBy"), "⩿": (50, False, "WCovBy"), "≈": (50, False, "HasEquiv.Equiv"),
+    "\\": (70, False, "SDiff.sdiff"), "⇨": (60, True, "HImp.himp"), "∆": (100, False, "symmDiff"),
+    "⊣": (15, False, "CategoryTheory.Adjunction"),
+}
+#: `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N` (True: the ring goes through `RingHom.id`);
+#: `M ⊗[R] N` is `TensorProduct R M N`.
+BRACKET_INFIX: dict[str, tuple[str, bool]] = {
+    "→ₗ[": ("LinearMap", True), "≃ₗ[": ("LinearEquiv", True), "→L[": ("ContinuousLinearMap", True),
+    "≃L[": ("ContinuousLinearEquiv", True), "→ₗᵢ[": ("LinearIsometry", True),
+    "≃ₗᵢ[": ("LinearIsometryEquiv", True), "→ₛₗ[": ("LinearMap", False),
+    "→SL[": ("ContinuousLinearMap", False), "→ₐ[": ("AlgHom", False), "≃ₐ[": ("AlgEquiv", False),
+    "⊗[": ("TensorProduct", False),
+}
+#: Function-like notation written glued to its parenthesised arguments: `C(α, β)`.
+GLUED_CALLS: dict[str, str] = {
+    "C": "ContinuousMap", "C_c": "CompactlySupportedContinuousMap", "C₀": "ZeroAtInftyContinuousMap",
+}
+
+# --- Read for Loogle patterns and the statements they match (`Reading.TERMS`) --------------------
+
+#: More atoms. `π` and `∞` are Mathlib's scoped notations for `Real.pi` and `⊤`.
+TERM_CONSTANTS: dict[str, str] = {
+    "π": "Real.pi", "∞": "Top.top", "𝓝": "nhds", "𝟙": "CategoryTheory.CategoryStruct.id",
+}
+#: More binary notation.
+TERM_INFIX: dict[str, tuple[int, bool, str]] = {
+    "∉": (50, False, "Membership.mem"), "''": (80, False, "Set.image"), "⁻¹'": (80, False, "Set.preimage"),
+    "++": (65, False, "HAppend.hAppend"), "::": (67, True, "List.cons"), "≫": (80, True, "CategoryTheory.CategoryStruct.comp"),
+    "⋙": (80, True, "CategoryTheory.Functor.comp"), "<$>": (100, True, "Functor.map"),
+    "+ᵥ": (65, True, "HVAdd.hVAdd"), "-ᵥ": (65, False, "VSub.vsub"),
+    "⊗ₜ": (100, True, "TensorProduct.tmul"),
+}
+#: Reducible notation Lean unfolds when it matches (`withReducible`): `a > b` is `b < a`,
+#: `a ≥ b` is `b ≤ a`.
+SWAPPED: dict[str, str] = {">": "LT.lt", "≥": "LE.le"}
+#: Notation another namespace scopes differently: inside `namespace Cardinal` (or opening
+#: it), `#α` is `Cardinal.mk α`, not `Finset.card`.
+SCOPED: dict[str, tuple[str, str]] = {"Finset.card": ("Cardinal", "Cardinal.mk")}
+#: `a ∉ s` is `¬ (a ∈ s)`.
+NEGATED: frozenset[str] = frozenset({"∉"})
+#: Notation whose arguments come in another order than written: `x ∈ s` is
+#: `Membership.mem s x` (Lean 4 core since 2024), `l :: xs`... is as written.
+REVERSED: frozenset[str] = frozenset({"∈", "∉"})
+#: Prefix notation: constant and the precedence its argument is read at (1024: one argument).
+PREFIX: dict[str, tuple[str, int]] = {
+    "√": ("Real.sqrt", 100), "#": ("Finset.card", 1024), "⋃₀": ("Set.sUnion", 110), "⋂₀": ("Set.sInter", 110),
+}
+#: Brackets that apply a constant to what they enclose: opening -> (closing, {suffix glued to
+#: the closing bracket: constant}); `‖x‖₊` is `NNNorm.nnnorm x`, `⌊x⌋₊` is `Nat.floor x`.
+ENCLOSING: dict[str, tuple[str, dict[str, str]]] = {
+    "‖": ("‖", {"": "Norm.norm", "₊": "NNNorm.nnnorm"}),
+    "|": ("|", {"": "abs"}),
+    "⌊": ("⌋", {"": "Int.floor", "₊": "Nat.floor"}),
+    "⌈": ("⌉", {"": "Int.ceil", "₊": "Nat.ceil"}),
+}
+
+
+@dataclass(frozen=True)
+class Binder:
+    """A binder notation (`∑ x ∈ s, f x`): the constant it applies, how, and the precedence its
+    body is read at.
+
+    `shape` says what the constant is applied to: `"finset"`, the domain then the body
+    (`Finset.sum s f`; without `∈ s` the domain is `universe`, and `x < n` is
+    `Finset.Iio n`); `"filter"`, the body then the filter (`∀ᶠ x in l, p x` is
+    `Filter.Eventually p l`); `"integral"`, `∫`'s forms (`∫ x in a..b, f x`,
+    `∫ x in s, f x ∂μ`); `"function"`, the body alone (`∑' x, f x` is `tsum f`), once more for
+    each binder predicate (`⋃ i ∈ s, t i` is `⋃ i, ⋃ (_ : i ∈ s), t i`). A function `fun x => b`
+    reads as its body `b`, whose bound `x` is a variable.
+    """
+
+    constant: str
+    shape: str
+    body_precedence: int = 0
+    universe: str = ""
+
+
+BINDERS: dict[str, Binder] = {
+    "∑": Binder("Finset.sum", "finset", 67, "Finset.univ"),
+    "∏": Binder("Finset.prod", "finset", 67, "Finset.univ"),
+    "∑'": Binder("tsum", "function", 67),
+    "∏'": Binder("tprod", "function", 67),
+    "∑ᶠ": Binder("finsum", "function", 67),
+    "∏ᶠ": Binder("finprod", "function", 67),
+    "⋃": Binder("Set.iUnion", "function", 60),
+    "⋂": Binder("Set.iInter", "function", 60),
+    "⨆": Binder("iSup", "function", 60),
+    "⨅": Binder("iInf", "function", 60),
+    "∫": Binder("MeasureTheory.integral", "integral", 60),
+    "∫⁻": Binder("MeasureTheory.lintegral", "integral", 60),
+    "∀ᶠ": Binder("Filter.Eventually", "filter"),
+    "∃ᶠ": Binder("Filter.Frequently", "filter"),
+}
+#: `∫ x in a..b, f x` is `intervalIntegral (fun x => f x) a b volume`.
+INTERVAL_INTEGRAL = "intervalIntegral"
+#: The measure of an integral written without `∂μ`.
+VOLUME = "MeasureTheory.MeasureSpace.volume"
+#: `∫ x in s, f x ∂μ` integrates against `μ.restrict s`.
+RESTRICT = "MeasureTheory.Measure.restrict"
+#: `∑ x < n` and `∑ x ≤ n` range over these finsets.
+BOUNDED_DOMAINS: dict[str, str] = {"<": "Finset.Iio", "≤": "Finset.Iic"}
+#: Multi-character symbols of these tables that the tokenizer must keep whole
+#: (`syntax.NOTATION` adds them to its vocabulary).
+SYMBOLS: tuple[str, ...] = (
+    "∑'", "∏'", "∑ᶠ", "∏ᶠ", "∫⁻", "∀ᶠ", "∃ᶠ", "⁻¹'", "''", "++", "≫", "⋙", "<$>", "+ᵥ", "-ᵥ",
+    "⊗ₜ", "⋃₀", "⋂₀", "//",
+)
+
+
+def documented() -> list[tuple[str, str]]:
+    """Every entry of the tables above as (notation as written, what it reads as), in the
+    tables' order: the README's "Loogle patterns" table, which a test keeps in step."""
+    rows: list[tuple[str, str]] = []
+    rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS}.items()]
+    rows += [(f"`x{op}`", f"`{name} x`") for op, name in POSTFIX.items()]
+    rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
+             if name != ARROW and op not in REVERSED]
+    rows += [(f"`a {op} s`", f"`{'Not (' if op in NEGATED else ''}Membership.mem s a{')' if op in NEGATED else ''}`")
+             for op in sorted(REVERSED)]
+    rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
+    rows += [(f"`M {op}R] N`", f"`{name}{' (RingHom.id R)' if ring else ' R'} M N`")
+             for op, (name, ring) in BRACKET_INFIX.items()]
+    rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
+    rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
+    rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()
+             for suffix, name in names.items()]
+    for op, b in BINDERS.items():
+        if b.shape == "finset":
+            rows.append((f"`{op} x ∈ s, f x`", f"`{b.constant} s (fun x => f x)`"))
+        elif b.shape == "filter":
+            rows.append((f"`{op} x in l, p x`", f"`{b.constant} (fun x => p x) l`"))
+        elif b.shape == "integral":
+            rows.append((f"`{op} x, f x` (`in s`, `in a..b`, `∂μ`)", f"`{b.constant}` (`{INTERVAL_INTEGRAL}` for `a..b`)"))
+        else:
+            rows.append((f"`{op} x, f x`", f"`{b.constant} (fun x => f x)`"))
+    return rows
