@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import logging
+import os
 import re
 import sys
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from search import config
 from search.feedback.hub_sync import FeedbackSyncError
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from search.api.indexes import Indexes
+    from search.api.workers import Loaded
     from search.feedback.hub_sync import HubVoteSync
     from search.feedback.store import FeedbackStore
 
@@ -58,35 +61,43 @@ def locate_index(spec: str) -> Path:
 
 
 def open_feedback_store(feedback_db: Path, feedback_repo: str | None) -> tuple["FeedbackStore", "HubVoteSync | None"]:
-    """The vote database; with `feedback_repo` (FEEDBACK_REPO), also the sync that puts the votes
-    already on the Hub back into it and pushes every new vote there (search/feedback/hub_sync.py)."""
-    from search.feedback.hub_sync import HubVoteSync
+    """The vote database; with `feedback_repo` (FEEDBACK_REPO), also this process's sync with the
+    Hub (`start_vote_sync`)."""
     from search.feedback.store import FeedbackStore
 
     store = FeedbackStore(feedback_db)
-    if not feedback_repo:
-        return store, None
-    sync = HubVoteSync.start(feedback_repo, feedback_db, config.FEEDBACK_SYNC_MINUTES)
+    return store, (start_vote_sync(store, feedback_repo) if feedback_repo else None)
+
+
+def start_vote_sync(store: "FeedbackStore", feedback_repo: str) -> "HubVoteSync":
+    """The sync that puts the votes already on the Hub back into `store` and pushes every new vote
+    of this process there (search/feedback/hub_sync.py: a vote file and a push scheduler per
+    process, so each worker of the multi-worker server starts its own, after the fork)."""
+    from search.feedback.hub_sync import HubVoteSync
+
+    sync = HubVoteSync.start(feedback_repo, store.path, config.FEEDBACK_SYNC_MINUTES)
     log.info("%d votes restored from %s", sync.restore_into(store), feedback_repo)
     store.mirror = sync.append
-    return store, sync
+    return sync
 
 
-def push_votes_at_shutdown(app: "FastAPI", sync: "HubVoteSync") -> None:
+def push_votes_at_shutdown(app: "FastAPI", sync: "Callable[[], HubVoteSync]") -> None:
     """Push the votes not yet on the Hub when the server stops cleanly (SIGTERM, as a Space's
     restart sends): uvicorn re-raises the signal after its shutdown, so huggingface_hub's own
-    atexit push would never run."""
+    atexit push would never run. `sync()` is called as the server starts, in the process that
+    serves: it returns the sync opened already (one process) or starts the worker's own."""
     inner = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(application: "FastAPI") -> AsyncIterator[Any]:
+        started = await asyncio.to_thread(sync)
         async with inner(application) as state:
             yield state
         try:
-            await asyncio.to_thread(sync.push)
+            await asyncio.to_thread(started.push)
             log.info("votes pushed to the Hub at shutdown")
         except Exception as error:  # noqa: BLE001 - any failure of the Hub: the votes stay in their local file
-            log.error("votes not pushed to the Hub at shutdown (%s); they are in %s", error, sync.file)
+            log.error("votes not pushed to the Hub at shutdown (%s); they are in %s", error, started.file)
 
     app.router.lifespan_context = lifespan
 
@@ -110,45 +121,114 @@ def named_indexes(specs: list[str]) -> dict[str, str]:
     return named
 
 
-def load_indexes(specs: list[str]) -> "Indexes":
-    """Every index named by `--index`, loaded with its engine (the query encoder loaded now,
-    not during the first visitor's search); an `hf://...@REVISION` adds REVISION as a tag."""
+def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
+    """The indexes of `named` (name -> spec, `named_indexes`), each loaded with its engine and
+    search service; an `hf://...@REVISION` adds REVISION as a tag. With `encoder`, the query
+    encoder is loaded now, not during the first visitor's search; the multi-worker server loads
+    it in each worker instead (`load_encoders`), as an encoder's threads do not survive a fork."""
     from search.api.indexes import Indexes
     from search.api.service import SearchService
     from search.engine.engine import Engine
     from search.index.store import Index
 
     services, tags = {}, {}
-    for name, spec in named_indexes(specs).items():
+    for name, spec in named.items():
         directory = locate_index(spec)
         started = time.perf_counter()
         engine = Engine(Index.load(directory))
         log.info("index %s (%s) loaded in %.1f s", name, directory, time.perf_counter() - started)
-        started = time.perf_counter()
-        engine.index.embedder
-        log.info("embedding model loaded in %.1f s", time.perf_counter() - started)
         services[name] = SearchService.from_engine(engine)
         if is_hub_address(spec) and parse_hub_address(spec).revision:
             tags[name] = (str(parse_hub_address(spec).revision),)
-    return Indexes(services, tags)
+    indexes = Indexes(services, tags)
+    if encoder:
+        load_encoders(indexes)
+    return indexes
+
+
+def load_encoders(indexes: "Indexes", threads: int = 0) -> None:
+    """Load the query encoder of every index now, on `threads` threads (0: one per core)."""
+    started = time.perf_counter()
+    for service in indexes.services.values():
+        service.index.load_embedder(threads)
+    log.info("embedding model loaded in %.1f s (process %d)", time.perf_counter() - started, os.getpid())
 
 
 def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
-    """The FastAPI app with the APIs and the search page, over the index at `index_spec`."""
+    """The FastAPI app with the APIs and the search page, over the index at `index_spec` (or the
+    `--index` values of a list)."""
     import gradio as gr
 
     from search.api.http import make_api
     from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
 
-    indexes = load_indexes([index_spec] if isinstance(index_spec, str) else index_spec)
+    indexes = load_indexes(named_indexes([index_spec] if isinstance(index_spec, str) else index_spec))
     store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(indexes, feedback_store=store)
     page = SearchPage(api.state.service, api.state.ballot)
     app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
     if sync is not None:
-        push_votes_at_shutdown(app, sync)
+        push_votes_at_shutdown(app, lambda: sync)
     return app
+
+
+def serve_workers(named: Mapping[str, str], feedback_db: Path, feedback_repo: str | None, host: str, port: int,
+                  workers: int) -> int:
+    """Serve the APIs over one index from `workers` processes (search/api/workers.py) until
+    stopped. One index only: a swap (SIGHUP, `POST /api/v1/admin/index`) names one directory
+    and replaces the index served, which with several would be ambiguous."""
+    from search.api.workers import serve
+
+    if len(named) != 1:
+        raise IndexLoadError(f"--workers {workers} serves one index, {len(named)} given "
+                             f"({', '.join(named)}): give one --index, or --workers 1 for several")
+    [(name, spec)] = named.items()
+    log.info("serving on http://%s:%d with %d workers", host, port, workers)
+    serve(lambda path, swap: make_worker_app({name: path}, feedback_db, feedback_repo, workers, swap), spec,
+          host, port, workers)
+    return 0
+
+
+def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: str | None, workers: int,
+                    swap_index: "Callable[[str], None]") -> "Loaded":
+    """The APIs for the multi-worker server (search/api/workers.py), loaded in its parent: what
+    every request reads is built here, once, to be shared by the forked workers; the query
+    encoder and the Hub vote sync are started in each worker. The page is not served: Gradio
+    keeps a visitor's state, event queue and the handlers of the cards it drew in the process
+    that drew them, and the workers take connections in turn, so `/` says where the page is."""
+    from fastapi.responses import HTMLResponse
+
+    from search.api.http import make_api
+    from search.api.workers import Loaded
+    from search.feedback.store import FeedbackStore
+
+    indexes = load_indexes(named, encoder=False)
+    for service in indexes.services.values():
+        service.index.by_name, service.index.pagerank_max  # computed once here rather than in each worker
+    store = FeedbackStore(feedback_db)
+    api = make_api(indexes, feedback_store=store, swap_index=swap_index)
+    if feedback_repo:
+        push_votes_at_shutdown(api, lambda: start_vote_sync(store, feedback_repo))
+    version = api.state.service.index.version
+
+    @api.get("/", include_in_schema=False)
+    async def no_page() -> HTMLResponse:
+        return HTMLResponse(WORKERS_PAGE.format(version=html.escape(version)))
+
+    def after_fork() -> None:
+        import faiss
+
+        threads = max(1, (os.cpu_count() or 1) // workers)  # this worker's share of the cores
+        faiss.omp_set_num_threads(threads)
+        load_encoders(indexes, threads)
+
+    return Loaded(api, after_fork=after_fork)
+
+
+WORKERS_PAGE = """<!doctype html><title>Theorem search</title>
+<p>This server answers the HTTP APIs (<a href="/docs">/docs</a>) with several workers, over the
+index {version}. The search page is served by <code>python app.py --workers 1</code>.</p>"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,10 +244,20 @@ def main(argv: list[str] | None = None) -> int:
                         f"{config.FEEDBACK_SYNC_MINUTES:g} min (FEEDBACK_REPO, FEEDBACK_SYNC_MINUTES)")
     parser.add_argument("--host", default=config.APP_HOST, help="address to listen on (GRADIO_SERVER_NAME)")
     parser.add_argument("--port", type=int, default=config.APP_PORT, help="port (GRADIO_SERVER_PORT, default 7860)")
+    parser.add_argument("--workers", type=int, default=config.APP_WORKERS,
+                        help="worker processes (APP_WORKERS, default 1): 1 serves the page and the APIs from this "
+                             "process; more serve the APIs from workers forked after the index is loaded, and swap "
+                             "the index on SIGHUP or POST /api/v1/admin/index (ADMIN_SECRET)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     try:
-        app = make_app(args.index or [config.DEFAULT_INDEX], args.feedback_db, args.feedback_repo)
+        specs = args.index or [config.DEFAULT_INDEX]
+        if args.workers > 1:
+            return serve_workers(named_indexes(specs), args.feedback_db, args.feedback_repo, args.host, args.port,
+                                 args.workers)
+        app = make_app(specs, args.feedback_db, args.feedback_repo)
     except (IndexLoadError, FeedbackSyncError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

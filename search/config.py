@@ -54,6 +54,12 @@ FEEDBACK_REPO = os.environ.get("FEEDBACK_REPO") or None
 FEEDBACK_SYNC_MINUTES = float(os.environ.get("FEEDBACK_SYNC_MINUTES") or 5)
 APP_HOST = os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1")
 APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
+#: Worker processes of `python app.py` (search/api/workers.py): 1 serves from this process with
+#: the page; more fork that many workers from a parent that loaded the index once (the APIs
+#: only: the page keeps its state in the process that drew it). The secret that
+#: `POST /api/v1/admin/index` asks for (unset: no admin command; SIGHUP still swaps the index).
+APP_WORKERS = int(os.environ.get("APP_WORKERS") or 1)
+ADMIN_SECRET = os.environ.get("ADMIN_SECRET") or None
 APP_META_FILTERS = ("chapter", "section", "year")
 APP_MAX_RESULTS = 50
 #: Votes (search/feedback/ballot.py): the secret that signs session ids and keys the hash of
@@ -77,6 +83,10 @@ API_MAX_QUERIES = 10
 #: limit off. Behind a proxy, uvicorn's FORWARDED_ALLOW_IPS says whose client address to trust.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES") or 256 * 1024)
 API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
+#: Threads that answer requests at once in each server process (anyio's pool, 40 by default):
+#: searches are CPU-bound, so more threads than this only hold more score arrays at once (a
+#: spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench throughput`).
+API_THREADS = int(os.environ.get("API_THREADS") or 4)
 #: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
 #: behind a Space's proxy. Comma-separated; a port may be `*`.
 MCP_ALLOWED_HOSTS = tuple(

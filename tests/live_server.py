@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
+import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -57,6 +58,7 @@ class AppProcess:
     feedback_db: Path
     log: Path
     env: dict[str, str] = field(default_factory=dict)
+    workers: int = 1
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
@@ -68,10 +70,10 @@ class AppProcess:
         """Start the app and wait until it answers; the seconds that took."""
         started = time.monotonic()
         command = [sys.executable, str(REPO / "app.py"), "--index", str(self.index),
-                   "--feedback-db", str(self.feedback_db), "--port", str(self.port)]
-        with self.log.open("ab") as log:
+                   "--feedback-db", str(self.feedback_db), "--port", str(self.port), "--workers", str(self.workers)]
+        with self.log.open("ab") as log:  # a session of its own: a kill reaches its workers too
             self.process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                                            env={**os.environ, **self.env})
+                                            env={**os.environ, **self.env}, start_new_session=True)
         while True:
             if self.process.poll() is not None:
                 raise AssertionError(f"app.py exited with {self.process.returncode}:\n{self.log.read_text()[-3000:]}")
@@ -84,24 +86,31 @@ class AppProcess:
             time.sleep(0.2)
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown handler, no flush, no close."""
+        """SIGKILL to the app and its workers: no shutdown handler, no flush, no close."""
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
     def rss_bytes(self) -> int:
-        """The process's resident memory now (Linux /proc)."""
+        """The memory the app holds now, over its processes (its workers too): PSS summed
+        (psutil `memory_full_info`; a page shared by several processes is split between them,
+        so the sum counts it once; for one process, its RSS less its share of shared libraries)."""
         assert self.process is not None
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise AssertionError("no VmRSS line")
+        parent = psutil.Process(self.process.pid)
+        total = 0
+        for member in (parent, *parent.children(recursive=True)):
+            try:
+                total += member.memory_full_info().pss
+            except psutil.NoSuchProcess:
+                continue
+        return total
 
 
 @contextmanager
-def app_process(index: Path, feedback_db: Path, log: Path, env: dict[str, str] | None = None) -> Iterator[AppProcess]:
+def app_process(index: Path, feedback_db: Path, log: Path, env: dict[str, str] | None = None,
+                workers: int = 1) -> Iterator[AppProcess]:
     """A started AppProcess, killed when the block ends (whatever state it is in)."""
-    app = AppProcess(index, feedback_db, log, env or {})
+    app = AppProcess(index, feedback_db, log, env or {}, workers)
     try:
         app.start()
         yield app

@@ -52,15 +52,16 @@ class Plan:
     n_queries: int
     profile_clients: int
     profile_declarations: int
+    spike_requests: int
 
 
 FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query_limit=None, first_runs=5,
-            clients=[1, 4, 16, 64], seconds=10.0, servers=["api", "app"], scale_sizes=[1_000_000, 10_000_000],
+            clients=[1, 4, 16, 64], seconds=10.0, servers=["app", "workers"], scale_sizes=[1_000_000, 10_000_000],
             bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100,
-            profile_clients=16, profile_declarations=10_000)
+            profile_clients=16, profile_declarations=10_000, spike_requests=300)
 QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
-             servers=["api"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
-             profile_declarations=300)
+             servers=["api", "workers"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
+             profile_declarations=300, spike_requests=20)
 QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 
 
@@ -83,7 +84,8 @@ def add_parser(commands: Any) -> None:
     bench.add_argument("--build-corpus", type=Path, default=build.MATHLIB,
                        help="Lean JSON lines the build sizes are cut from")
     bench.add_argument("--profile", default="quality", help="build profile (search/index/build.py PROFILES)")
-    bench.add_argument("--servers", help="comma-separated: api (make_api alone), app (app.py) (default both)")
+    bench.add_argument("--servers", help="comma-separated: api (make_api alone), app (app.py, one process), workers "
+                       "(app.py --workers, one per core), measured in turn in each round (default app,workers)")
     bench.add_argument("--clients", help="comma-separated concurrent clients (default 1,4,16,64)")
     bench.add_argument("--seconds", type=float, help="seconds per throughput burst (default 10)")
     bench.add_argument("--queries", type=int, help="at most this many queries (default all 774)")
@@ -114,7 +116,7 @@ def _plan(args: argparse.Namespace) -> Plan:
         scale_sizes=_ints(args.scale_sizes) if args.scale_sizes is not None else plan.scale_sizes,
         bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes is not None else plan.bm25_sizes,
         n_queries=plan.n_queries, profile_clients=plan.profile_clients,
-        profile_declarations=plan.profile_declarations,
+        profile_declarations=plan.profile_declarations, spike_requests=plan.spike_requests,
     )
 
 
@@ -204,8 +206,8 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
         return profile.measure(index, queries, plan.profile_clients, plan.seconds, plan.profile_declarations, scratch,
                                args.build_corpus)
     if part == "throughput":
-        return {"servers": [throughput.measure(kind, index, queries, plan.clients, plan.seconds, plan.runs, scratch)
-                            for kind in plan.servers]}
+        return {"servers": throughput.measure(plan.servers, index, queries, plan.clients, plan.seconds, plan.runs,
+                                              scratch, spike_requests=plan.spike_requests)}
     designs = (lambda _: list(args.design)) if args.design else (
         (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
     return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.index:
         before = memory_mb()
         started = time.perf_counter()
-        indexes = app.load_indexes([spec])
+        indexes = app.load_indexes(app.named_indexes([spec]))
         loaded.append(indexes)
         after = memory_mb()
         print(f"loaded {spec} in {time.perf_counter() - started:.1f} s: {_line(after)} "

@@ -1,17 +1,26 @@
 """Throughput of the HTTP API under 1, 4, 16 and 64 concurrent clients on loopback, and the
-cold start and memory of the server that answers them.
+cold start and memory of the server that answers them, for several kinds of server side by side.
 
 A server is started in its own process: `api` is `make_api` alone under uvicorn
-(`eval.bench.serve`), `app` is `python app.py`, the API with the Gradio UI mounted. Its cold
-start is the time from launching the process to the first answered `GET /api/v1/search`
-(polled every 0.2 s), as `search.ui.cold_start` measures it, over `runs` fresh starts. Then, per number of clients, an
-asyncio httpx client keeps that many requests in flight for a fixed time, each client cycling
-through the MathlibQR and LeanExplore queries (`GET /api/v1/search?q=...&k=10`): requests per
-second (answered with 200, over the wall time of the burst), latency percentiles, and errors
-(any other status or a failed request; the target is zero). Each burst is repeated `runs` times
-and the median reported. The client runs on the same machine as the server and takes part of
-its CPU, as any loopback load test does. The server's RSS is read after the last burst, its
-peak from the kernel when it stops (medians over the starts).
+(`eval.bench.serve`), `app` is `python app.py`, the API with the Gradio UI mounted, in one
+process, and `workers` is `python app.py --workers N` (N = cores, at least 2: workers forked
+after the index is loaded, search/api/workers.py). The kinds are measured in rounds, each kind
+once per round and started afresh, so that the machine's load changes hit them alike. In a
+round: the cold start (launch to the first answered `GET /api/v1/search`, polled every 0.2 s,
+as `search.ui.cold_start` measures it); per number of clients, a burst in which an asyncio
+httpx client keeps that many requests in flight for a fixed time, each client cycling through
+the MathlibQR and LeanExplore queries (`GET /api/v1/search?q=...&k=10`): requests per second
+(answered with 200, over the wall time of the burst), latency percentiles, and errors (any
+other status or a failed request; the target is zero); then a spike of 300 requests sent at
+once. Figures are medians over rounds. The client runs on the same machine as the server and
+takes part of its CPU, as any loopback load test does.
+
+Memory is summed over the server's processes (the master and its workers, not the launcher):
+RSS, which counts a page shared by several processes once per process, and PSS (proportional
+set size, psutil's `memory_full_info`), which splits each shared page between the processes
+sharing it, so that the sum counts it once: the memory the server as a whole holds. Sampled
+every 0.25 s during the bursts and the spike (peak), and read after them; the kernel's peak RSS
+of the largest single process is kept too.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -33,11 +43,13 @@ import psutil
 from search import config
 
 from eval.bench.latency import query_texts
-from eval.bench.measure import GB, median_of_runs, percentiles, read_peak, tree_rss, with_peak
+from eval.bench.measure import GB, median_of_runs, percentiles, read_peak, with_peak
 
 log = logging.getLogger(__name__)
 
-SERVERS = ("api", "app")
+SERVERS = ("api", "app", "workers")
+#: Requests sent at once after the bursts, the server's memory sampled meanwhile.
+SPIKE_REQUESTS = 300
 ENDPOINT = "/api/v1/search"
 #: The per-client rate limit is off: every benchmark client comes from one loopback address, and
 #: what is measured is the server's capacity, not the limit (search/api/guard.py).
@@ -54,10 +66,15 @@ def free_port() -> int:
 def server_argv(kind: str, index: Path, port: int, scratch: Path) -> list[str]:
     if kind == "api":
         return [sys.executable, "-m", "eval.bench.serve", "--index", str(index), "--port", str(port)]
-    if kind == "app":
+    if kind in ("app", "workers"):
         return [sys.executable, str(config.REPO_DIR / "app.py"), "--index", str(index), "--port", str(port),
-                "--feedback-db", str(scratch / "bench_feedback.sqlite")]
+                "--feedback-db", str(scratch / f"bench_feedback_{kind}.sqlite"), "--workers", str(_workers(kind))]
     raise ValueError(f"unknown server {kind!r}; choose one of {', '.join(SERVERS)}")
+
+
+def _workers(kind: str) -> int:
+    """Worker processes of a server kind: `workers` has one per core (app.py --workers N)."""
+    return max(2, os.cpu_count() or 1) if kind == "workers" else 1
 
 
 class Server:
@@ -70,9 +87,20 @@ class Server:
         self.process = subprocess.Popen(with_peak(argv, self._peak), stdout=self._log, stderr=subprocess.STDOUT,
                                         start_new_session=True, cwd=config.REPO_DIR, env={**os.environ, **SERVER_ENV})
 
-    def rss(self) -> int:
-        """Resident bytes of the server (and any process it started), not of the launcher."""
-        return sum(tree_rss(child) for child in psutil.Process(self.process.pid).children())
+    def memory(self) -> dict[str, int]:
+        """Bytes of the server's processes (its workers too), not of the launcher: `rss` summed
+        (a page shared by several processes counts once per process), `pss` summed (each shared
+        page split between the processes sharing it, so the sum counts it once), and how many
+        processes there are."""
+        members = [m for child in psutil.Process(self.process.pid).children() for m in (child, *child.children(True))]
+        rss = pss = 0
+        for member in members:
+            try:
+                full = member.memory_full_info()
+            except psutil.NoSuchProcess:
+                continue
+            rss, pss = rss + full.rss, pss + full.pss
+        return {"rss": rss, "pss": pss, "processes": len(members)}
 
     def stop(self) -> int:
         """Stop the server (SIGINT to its process group, SIGKILL after 30 s); its peak RSS in bytes."""
@@ -137,40 +165,122 @@ async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -
             "first_error": errors[0] if errors else "", **percentiles(latencies)}
 
 
-def measure(kind: str, index: Path, queries: Mapping[str, Any], concurrency: Sequence[int], seconds: float,
-            runs: int, scratch: Path, start_timeout: float = 300.0) -> dict[str, Any]:
-    """`runs` cold starts of one server kind; on the last server, `runs` bursts per number of clients."""
+def spike(port: int, texts: Sequence[str], requests: int, server: Server) -> dict[str, Any]:
+    """`requests` searches sent at once (each on its own connection), with the server's memory
+    sampled while they are answered and read again 2 s after the last answer."""
+    with Sampler(server) as sampler:
+        result = asyncio.run(burst_once(port, texts, requests))
+    time.sleep(2.0)
+    after = server.memory()
+    return {**result, "pss_peak_gb": sampler.peak["pss"] / GB, "rss_peak_gb": sampler.peak["rss"] / GB,
+            "pss_after_gb": after["pss"] / GB, "rss_after_gb": after["rss"] / GB}
+
+
+async def burst_once(port: int, texts: Sequence[str], requests: int) -> dict[str, Any]:
+    """One request per query text (cycled), all in flight at once: answered, errors, seconds, latencies."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S,
+                                 limits=limits) as client:
+        started = time.perf_counter()
+
+        async def one(n: int) -> None:
+            text = f"{texts[n % len(texts)]} {n}"
+            start = time.perf_counter()
+            try:
+                reply = await client.get(ENDPOINT, params={"q": text, "k": 10})
+                if reply.status_code != 200:
+                    errors.append(f"HTTP {reply.status_code} for {text!r}")
+                    return
+            except httpx.HTTPError as error:
+                errors.append(f"{type(error).__name__} for {text!r}")
+                return
+            latencies.append(time.perf_counter() - start)
+
+        await asyncio.gather(*(one(n) for n in range(requests)))
+        elapsed = time.perf_counter() - started
+    return {"requests": requests, "answered": len(latencies), "errors": len(errors),
+            "first_error": errors[0] if errors else "", "seconds": elapsed, **percentiles(latencies)}
+
+
+class Sampler:
+    """The most memory (RSS and PSS summed over the server's processes) seen while it runs,
+    sampled every 0.25 s in a thread."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.peak = {"rss": 0, "pss": 0}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            now = self.server.memory()
+            self.peak = {key: max(self.peak[key], now[key]) for key in self.peak}
+            self._stop.wait(0.25)
+
+    def __enter__(self) -> "Sampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def measure(kinds: Sequence[str], index: Path, queries: Mapping[str, Any], concurrency: Sequence[int],
+            seconds: float, runs: int, scratch: Path, start_timeout: float = 300.0,
+            spike_requests: int = SPIKE_REQUESTS) -> list[dict[str, Any]]:
+    """`runs` rounds; in each, every server kind in turn (so that a change in the machine's load
+    hits them alike) is started afresh: its cold start, one burst per number of clients, a spike
+    of `spike_requests` requests at once and the memory during and after it. Medians over rounds."""
     texts = query_texts(**queries)
-    starts = []
-    for start in range(runs):
-        port = free_port()
-        server = Server(server_argv(kind, index, port, scratch), scratch / f"bench_{kind}_server.log")
-        try:
-            cold_start = wait_for_answer(server, port, texts[0], start_timeout)
-            log.info("bench throughput %s: cold start %d of %d: %.1f s", kind, start + 1, runs, cold_start)
-            levels = _levels(kind, port, texts, concurrency, seconds, runs) if start == runs - 1 else []
-            rss = server.rss()
-        finally:
-            peak = server.stop()
-        starts.append({"cold_start_s": cold_start, "rss_gb": rss / GB, "peak_rss_gb": peak / GB})
-    return {"server": kind, "index": str(index), "queries": len(texts), "runs": runs,
-            **median_of_runs(starts), "levels": levels}
+    rounds: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    for round_number in range(runs):
+        for kind in kinds:
+            rounds[kind].append(_round(kind, index, texts, concurrency, seconds, scratch, start_timeout,
+                                       spike_requests))
+            measured = rounds[kind][-1]
+            log.info("bench throughput %s: round %d of %d: %s; requests/s and p95 ms per level: %s", kind,
+                     round_number + 1, runs, {k: v for k, v in measured.items() if k != "levels"},
+                     [(lv["clients"], round(lv["requests_per_s"], 1), round(lv["p95"])) for lv in measured["levels"]])
+    return [_summary(kind, index, len(texts), runs, rounds[kind]) for kind in kinds]
 
 
-def _levels(kind: str, port: int, texts: Sequence[str], concurrency: Sequence[int], seconds: float,
-            runs: int) -> list[dict[str, Any]]:
-    asyncio.run(burst(port, texts, 1, min(seconds, 2.0)))  # warm-up, not reported
+def _round(kind: str, index: Path, texts: Sequence[str], concurrency: Sequence[int], seconds: float,
+           scratch: Path, start_timeout: float, spike_requests: int) -> dict[str, Any]:
+    port = free_port()
+    server = Server(server_argv(kind, index, port, scratch), scratch / f"bench_{kind}_server.log")
+    try:
+        cold_start = wait_for_answer(server, port, texts[0], start_timeout)
+        asyncio.run(burst(port, texts, 1, min(seconds, 2.0)))  # warm-up, not reported
+        levels = []
+        with Sampler(server) as sampler:
+            for clients in concurrency:
+                levels.append({"clients": clients, "seconds": seconds,
+                               **asyncio.run(burst(port, texts, clients, seconds))})
+        memory = server.memory()
+        spiked = spike(port, texts, spike_requests, server) if spike_requests else {}
+    finally:
+        peak = server.stop()
+    return {"cold_start_s": cold_start, "rss_gb": memory["rss"] / GB, "pss_gb": memory["pss"] / GB,
+            "pss_peak_gb": sampler.peak["pss"] / GB, "peak_rss_gb": peak / GB, "spike": spiked,
+            "processes": memory["processes"], "levels": levels}
+
+
+def _summary(kind: str, index: Path, queries: int, runs: int, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     levels = []
-    for clients in concurrency:
-        results = []
-        for run in range(runs):
-            results.append(asyncio.run(burst(port, texts, clients, seconds)))
-            log.info("bench throughput %s: %d clients, run %d of %d: %.1f req/s, p95 %.0f ms, %d errors",
-                     kind, clients, run + 1, runs, results[-1]["requests_per_s"], results[-1]["p95"],
-                     results[-1]["errors"])
+    for position, first in enumerate(rounds[0]["levels"]):
+        results = [r["levels"][position] for r in rounds]
         levels.append({
-            "clients": clients, "runs": runs, "seconds": seconds, **median_of_runs(results),
+            **median_of_runs(results), "clients": first["clients"], "runs": runs, "seconds": first["seconds"],
             "errors": sum(r["errors"] for r in results),
             "first_error": next((r["first_error"] for r in results if r["first_error"]), ""),
         })
-    return levels
+    spikes = [r["spike"] for r in rounds if r["spike"]]
+    spike_summary = {**median_of_runs(spikes), "errors": sum(s["errors"] for s in spikes),
+                     "first_error": next((s["first_error"] for s in spikes if s["first_error"]), "")} if spikes else {}
+    return {"server": kind, "workers": _workers(kind), "index": str(index), "queries": queries, "runs": runs,
+            **median_of_runs([{k: v for k, v in r.items() if k not in ("levels", "spike")} for r in rounds]),
+            "spike": spike_summary, "levels": levels}

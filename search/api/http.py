@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -24,7 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from search import config
-from search.api import feedback, leansearch, loogle, mcp, native, statesearch
+from search.api import admin, feedback, leansearch, loogle, mcp, native, statesearch
 from search.api.guard import RequestGuard
 from search.api.indexes import Indexes
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
@@ -65,6 +66,7 @@ def make_api(
     feedback_store: FeedbackStore | None = None,
     rate_limit: int | None = None,
     max_body_bytes: int | None = None,
+    swap_index: Callable[[str], None] | None = None,
 ) -> FastAPI:
     """The application over `engine`'s index, or over several named indexes (`Indexes`: the native
     API, its votes, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes
@@ -73,7 +75,8 @@ def make_api(
     `feedback_store`, native searches are served to sessions and `POST /api/v1/feedback` writes
     their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
     default to `config.API_RATE_LIMIT_PER_MINUTE` (0: no rate limit) and
-    `config.API_MAX_BODY_BYTES`."""
+    `config.API_MAX_BODY_BYTES`. With `swap_index` (the multi-worker server's) and
+    `config.ADMIN_SECRET` set, `POST /api/v1/admin/index` swaps the index (search/api/admin.py)."""
     per_minute = config.API_RATE_LIMIT_PER_MINUTE if rate_limit is None else rate_limit
     max_body = config.API_MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
     indexes = engine if isinstance(engine, Indexes) else Indexes.single(SearchService.from_engine(engine))
@@ -82,6 +85,9 @@ def make_api(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Searches are CPU-bound and run in the thread pool: more threads than a few per core
+        # only add memory (each search holds score arrays over the whole index) and queueing.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = config.API_THREADS
         async with sessions.run():
             yield
 
@@ -99,6 +105,8 @@ def make_api(
     api.include_router(native.router(indexes, api.state.ballot))
     if api.state.ballot is not None:
         api.include_router(feedback.router(indexes, api.state.ballot))
+    if swap_index is not None and config.ADMIN_SECRET:
+        api.include_router(admin.router(config.ADMIN_SECRET, swap_index))
     _add_error_handlers(api)
     api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS)
     return api

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from search.feedback.connection import ProcessConnection
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS served (
     session TEXT NOT NULL,
@@ -49,13 +51,25 @@ class ServedResults:
         self.path = Path(path)
         self.max_age = max_age
         self.max_lists = max_lists
-        self._lock = threading.Lock()
         self._written = 0
         self._prune_every = max(1, min(PRUNE_EVERY, max_lists // 10))
-        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._connection = ProcessConnection(self._connect)
         self._db.executescript(_SCHEMA)
+        self._connection.release()  # each process opens its own (search/feedback/connection.py)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        return db
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        return self._connection.db
+
+    @property
+    def _lock(self) -> threading.Lock:
+        return self._connection.lock
 
     def record(self, session: str, search: str, results: Iterable[tuple[str, int]], now: float | None = None) -> None:
         """Remember that `session` was shown these (result id, rank) pairs for `search`."""
@@ -100,5 +114,4 @@ class ServedResults:
             )
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._connection.close()

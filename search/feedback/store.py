@@ -18,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from search.feedback.connection import ProcessConnection
+
 #: Bumped when the table changes shape; stored in SQLite's `user_version`. Version 2 added
 #: `address` (rows of version 1 have "" there).
 SCHEMA_VERSION = 2
@@ -76,7 +78,7 @@ class Vote:
 
 
 class FeedbackStore:
-    """A SQLite file of votes, safe to share between the threads of one server."""
+    """A SQLite file of votes, safe to share between the threads and the worker processes of one server."""
 
     def __init__(self, path: Path | str, mirror: Callable[[Vote], None] | None = None) -> None:
         """`mirror` is handed each vote once it is committed, before `vote` returns (the Hub
@@ -84,12 +86,7 @@ class FeedbackStore:
         self.path = Path(path)
         self.mirror = mirror
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if mode.lower() != "wal":
-            raise FeedbackError(f"{self.path}: SQLite refused WAL mode (got {mode})")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._connection = ProcessConnection(self._connect)
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._db.execute(_SCHEMA)
@@ -102,6 +99,25 @@ class FeedbackStore:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
+        finally:
+            self._connection.release()  # each process opens its own (search/feedback/connection.py)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            db.close()
+            raise FeedbackError(f"{self.path}: SQLite refused WAL mode (got {mode})")
+        db.execute("PRAGMA synchronous=FULL")
+        return db
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        return self._connection.db
+
+    @property
+    def _lock(self) -> threading.Lock:
+        return self._connection.lock
 
     def vote(self, vote: Vote, per_address: int | None = None) -> Vote:
         """Store (or replace) a vote and return it once it is committed to disk. With
@@ -158,8 +174,7 @@ class FeedbackStore:
             yield Vote(session, query, result_id, value, rank, json.loads(filters), variant, version, timestamp, address)
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._connection.close()
 
 
 def _row(vote: Vote) -> tuple[Any, ...]:

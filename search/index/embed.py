@@ -42,6 +42,9 @@ class Embedder:
     backend: str = "torch"
     max_length: int = 128
     batch_size: int = 64
+    #: Threads of the ONNX session (0: one per core); each worker of the multi-worker server
+    #: takes its share of the cores (search/api/workers.py).
+    threads: int = 0
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
@@ -52,7 +55,7 @@ class Embedder:
         if self.backend == "onnx-int8":
             # Serving needs no PyTorch: the cached ONNX file and the model's own tokenizer
             # (tokenizer.json) are enough, which saves seconds and ~0.4 GB at start-up.
-            self._session = _onnx_session(_quantised_onnx(path))
+            self._session = _onnx_session(_quantised_onnx(path), self.threads)
             self._dimension = int(self._session.get_outputs()[0].shape[-1])
         else:
             from sentence_transformers import SentenceTransformer
@@ -121,11 +124,11 @@ def _tokenizer(model_path: str, max_length: int):  # type: ignore[no-untyped-def
     return tokenizer
 
 
-def _onnx_session(path: Path):  # type: ignore[no-untyped-def]
+def _onnx_session(path: Path, threads: int = 0):  # type: ignore[no-untyped-def]
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = max(os.cpu_count() or 1, 1)
+    options.intra_op_num_threads = threads or max(os.cpu_count() or 1, 1)
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 

@@ -67,10 +67,18 @@ class Index:
 
     @cached_property
     def embedder(self) -> Embedder:
-        """The model and backend the index was embedded with, for embedding queries; one per
-        model and settings in a process, so that a server of several indexes loads it once."""
+        """The model and backend the index was embedded with, for embedding queries."""
+        return self.load_embedder()
+
+    def load_embedder(self, threads: int = 0) -> Embedder:
+        """Load the query encoder now, on `threads` threads (0: one per core), as `embedder`
+        from then on. One per model, settings and thread count in a process, so that a server
+        of several indexes loads it once; each worker of the multi-worker server loads its own
+        after the fork, on its share of the cores (search/api/workers.py)."""
         settings = self.manifest["embedding"]
-        return _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"])
+        embedder = _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads)
+        self.__dict__["embedder"] = embedder
+        return embedder
 
     @cached_property
     def pagerank_max(self) -> float:
@@ -100,5 +108,5 @@ class Index:
 
 
 @cache
-def _shared_embedder(model: str, backend: str, max_length: int) -> Embedder:
-    return Embedder(model, backend, max_length)
+def _shared_embedder(model: str, backend: str, max_length: int, threads: int) -> Embedder:
+    return Embedder(model, backend, max_length, threads=threads)

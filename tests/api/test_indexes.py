@@ -129,3 +129,10 @@ def test_app_index_arguments(tmp_path: Path) -> None:
     assert app.named_indexes([str(odd)]) == {"default": str(odd)}  # an existing path with "=" is a path
     with pytest.raises(IndexLoadError, match="given twice"):
         app.named_indexes(["x=/a", "x=/b"])
+
+
+def test_workers_serve_one_index_and_say_so_for_several(capsys: pytest.CaptureFixture[str]) -> None:
+    import app
+
+    assert app.main(["--index", "a=/nowhere/a", "--index", "b=/nowhere/b", "--workers", "2"]) == 2
+    assert "--workers 2 serves one index, 2 given (a, b)" in capsys.readouterr().err

@@ -40,8 +40,8 @@ def test_addresses_are_kept_as_keyed_hashes(tmp_path: Path) -> None:
     assert SessionSigner(b"another secret of length").address_key("10.0.0.1") != signer.address_key("10.0.0.1")
 
 
-def test_served_lists_answer_ranks_for_the_same_search_only() -> None:
-    served = ServedResults(":memory:", max_age=60, max_lists=100)
+def test_served_lists_answer_ranks_for_the_same_search_only(tmp_path: Path) -> None:
+    served = ServedResults(tmp_path / "served", max_age=60, max_lists=100)
     key = search_key("ring", {"source": ["stacks", "cring"]}, "default")
     assert key == search_key("ring", {"source": ["cring", "stacks"], "kind": []}, "default")
     served.record("s", key, [("stacks:0001", 1), ("cring:x", 2)], now=1000)
@@ -54,8 +54,8 @@ def test_served_lists_answer_ranks_for_the_same_search_only() -> None:
     assert served.rank("s", key, "cring:x", now=1101) == 1 and len(served) == 1
 
 
-def test_the_record_of_served_lists_stays_bounded_by_count_and_age() -> None:
-    served = ServedResults(":memory:", max_age=1000, max_lists=50)
+def test_the_record_of_served_lists_stays_bounded_by_count_and_age(tmp_path: Path) -> None:
+    served = ServedResults(tmp_path / "served", max_age=1000, max_lists=50)
     for n in range(500):
         served.record(f"s{n}", "k", [("m:x", 1)], now=float(n))
         assert len(served) <= 55  # pruned every max_lists / 10 lists

@@ -1,5 +1,6 @@
 """The vote store: one vote per session, result and query; WAL mode; votes survive a kill."""
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -107,3 +108,29 @@ def test_acknowledged_vote_survives_a_killed_process(tmp_path: Path) -> None:
         process.kill()  # SIGKILL: no cleanup, no close
         process.wait()
     assert [(v.query, v.result_id, v.vote) for v in FeedbackStore(path).votes()] == [("q", "mathlib:x", 1)]
+
+
+def test_workers_forked_from_one_store_share_its_votes_and_cap(tmp_path: Path) -> None:
+    """The multi-worker server builds the store in its parent and forks workers from it
+    (search/api/workers.py): each child writes through its own connection, the cap per address
+    counts every process's votes, and the parent reads them all."""
+    store = FeedbackStore(tmp_path / "f.sqlite")
+    store.vote(_vote(session="parent", address="a"))  # the parent used it before forking
+    children = []
+    for n in range(3):
+        pid = os.fork()
+        if pid == 0:  # a worker: three votes from address "a", capped at 4 over all processes
+            code = 0
+            try:
+                for m in range(3):
+                    try:
+                        store.vote(_vote(session=f"w{n}-{m}", address="a"), per_address=4)
+                    except TooManyVotes:
+                        code += 1
+            finally:
+                os._exit(code)
+        children.append(pid)
+    refused = sum(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
+    votes = list(store.votes())
+    assert len(votes) == 4 and refused == 6
+    assert sqlite3.connect(tmp_path / "f.sqlite").execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -174,3 +174,26 @@ def test_a_clean_stop_pushes_every_acknowledged_vote(small_index: Path, local_hu
         app.process.wait(timeout=60)
     acknowledged = {key: value for _, key, value in voter.acknowledged}
     assert {(v.session, v.query, v.result_id): v.vote for v in hub_votes(local_hub)} == acknowledged
+
+
+def test_each_worker_syncs_its_votes_and_a_clean_stop_pushes_them(small_index: Path, local_hub: LocalHub,
+                                                                  tmp_path: Path) -> None:
+    """`--workers 2` with FEEDBACK_REPO: each worker starts its own sync as it starts serving
+    (app.py `make_worker_app`), and SIGTERM to the parent stops the workers, each pushing its votes."""
+    app = sync_app(small_index, local_hub, tmp_path / "votes.sqlite", tmp_path / "app.log")
+    app.env["FEEDBACK_SYNC_MINUTES"] = "60"  # no scheduled push during the test: only the ones at exit
+    app.workers = 2
+    app.start()
+    voters = [Voter(app.url), Voter(app.url)]
+    try:
+        for voter in voters:
+            voter.vote_for(1.0)
+    finally:
+        assert app.process is not None
+        app.process.send_signal(signal.SIGTERM)
+        app.process.wait(timeout=90)
+    acknowledged = {key: value for voter in voters for _, key, value in voter.acknowledged}
+    assert {(v.session, v.query, v.result_id): v.vote for v in hub_votes(local_hub)} == acknowledged
+    assert database_votes(tmp_path / "votes.sqlite") == acknowledged
+    log = app.log.read_text()
+    assert log.count("votes pushed to the Hub at shutdown") == 2, log[-3000:]

@@ -1,9 +1,12 @@
-"""Concurrent clients against a running app: every request a normal user or tool sends, for a
-fixed time, with each failure, the latency percentiles and the server's memory recorded.
+"""Concurrent clients against a running app: every request a normal user or tool sends (the
+page, the three imitated APIs, native searches, votes on what a native search returned), for
+a fixed time, with each failure, the latency percentiles and the server's memory recorded.
 
-`python -m tests.reliability.load --index DIR [--clients 50] [--seconds 60]` starts `python
-app.py` over DIR (rate limit off: the clients are one address), warms it up with the same
-load, then loads it and prints the figures as JSON (README, "Limits and guarantees").
+`python -m tests.reliability.load --index DIR [--clients 50] [--seconds 60] [--workers N]`
+starts `python app.py` over DIR (rate limit off: the clients are one address), warms it up
+with the same load, then loads it and prints the figures as JSON (README, "Limits and
+guarantees"). Memory is PSS summed over the app's processes (tests/live_server.py), sampled
+every 5 s at most.
 """
 
 from __future__ import annotations
@@ -66,20 +69,36 @@ def request_for(client: int, step: int) -> tuple[str, str, dict[str, Any]]:
         ("statesearch", "GET", {"url": "/api/search", "params": {"query": GOALS[step % len(GOALS)], "results": 6}}),
         ("native-post", "POST", {"url": "/api/v1/search", "json": {"query": query, "k": 5, "variant": "rrf"}}),
         ("page", "GET", {"url": "/"}),
+        ("vote", "POST", {"url": "/api/v1/feedback"}),  # its body comes from the client's last native search
     ]
     return kinds[step % len(kinds)]
+
+
+def vote_on(answer: dict[str, Any], step: int) -> dict[str, Any]:
+    """A vote on one result of a native search answer, under the session that answer carried."""
+    result = answer["results"][step % len(answer["results"])]
+    return {"session": answer["session"], "query": answer["query"], "result_id": result["id"],
+            "rank": result["rank"], "vote": 1 if step % 2 else -1, "filters": answer.get("filters") or {},
+            "variant": answer["variant"]}
 
 
 async def _client(base: str, number: int, deadline: float, report: LoadReport, latencies: list[float]) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT) as client:
         step = number  # clients start at different places in the cycle
+        last: dict[str, Any] | None = None  # the last native answer with results, for votes
         while time.monotonic() < deadline:
             kind, method, arguments = request_for(number, step)
             step += 1
+            if kind == "vote":
+                if last is None:
+                    continue
+                arguments = {**arguments, "json": vote_on(last, step)}
             started = time.perf_counter()
             try:
                 response = await client.request(method, **arguments)
                 ok = response.status_code == 200
+                if ok and kind == "native" and response.json().get("results"):
+                    last = response.json()
                 problem = f"{kind}: HTTP {response.status_code} {response.text[:200]}"
             except httpx.HTTPError as error:
                 ok, problem = False, f"{kind}: {type(error).__name__} {error}"
@@ -126,10 +145,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--workers", type=int, default=1, help="app.py --workers")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        with app_process(args.index, work / "votes.sqlite", work / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"}) as app:
+        with app_process(args.index, work / "votes.sqlite", work / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"},
+                         args.workers) as app:
             report = load(app, args.clients, args.seconds, args.warmup)
     print(json.dumps(asdict(report), indent=2))
 

@@ -1,0 +1,182 @@
+"""Several worker processes over one index loaded once: gunicorn's arbiter forks uvicorn
+workers (the `uvicorn-worker` package) from a parent that has loaded the index.
+
+Why fork after loading: the index (records as Arrow columns, the HNSW graph's links, the
+filter catalogue, the dependency graph) is most of the server's memory, and no request writes
+to it. Loaded in the parent (`preload_app`), its pages are shared copy-on-write by every
+worker, so a second worker costs its own heap and query encoder, not a second index. Only the
+vectors and BM25 postings can be mapped from their files (`config.INDEX_MMAP`,
+search/index/dense.py and lexical.py; faiss reads the graph's links into memory), hence the
+sharing by fork for the rest. `gc.freeze()` before forking keeps the collector from writing to
+every object header of the shared heap in each worker.
+
+What is per worker: the query encoder (an onnxruntime session holds threads, which a fork
+does not carry over, so each worker opens its own, `after_fork`), SQLite connections (opened
+where used, search/feedback/connection.py), the Hub vote sync (its own vote file and push
+scheduler, started as the worker starts serving: app.py `make_worker_app`), the rate
+limiter's counts (search/api/guard.py).
+
+Swapping the index without downtime: SIGHUP to the parent (which loads the index at the path
+it serves again, e.g. a symlink pointed at a new build; or `POST /api/v1/admin/index`,
+search/api/admin.py, which writes the directory asked for and sends it) makes the parent load
+the new index while the old workers go on serving; then gunicorn starts new workers forked
+from it and stops the old ones gracefully, so that requests in flight finish on the old index
+and new connections reach the new one. An index that fails to load leaves the old one serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import os
+import signal
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, Callable
+
+from gunicorn.app.base import BaseApplication
+from uvicorn.server import Server
+from uvicorn_worker import UvicornWorker
+
+from search.index.manifest import IndexLoadError
+
+log = logging.getLogger(__name__)
+
+#: Seconds a stopping worker has to finish its requests in flight (on a swap or a shutdown).
+GRACEFUL_SECONDS = 60
+#: Seconds an idle connection is kept open (gunicorn's `keepalive`, uvicorn's keep-alive time).
+KEEPALIVE_SECONDS = 5
+
+
+class DrainingServer(Server):
+    """uvicorn's server, which on SIGTERM first drains its connections (see the module's doc)."""
+
+    draining = False
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if sig != signal.SIGTERM or self.draining or self.should_exit:
+            super().handle_exit(sig, frame)
+            return
+        self.draining = True
+        self._captured_signals.append(sig)  # re-raised after serving, as uvicorn does
+        asyncio.get_running_loop().call_soon_threadsafe(lambda: asyncio.ensure_future(self._drain()))
+
+    async def _drain(self) -> None:
+        for server in self.servers:  # stop accepting: new connections go to the other workers
+            server.close()
+        deadline = time.monotonic() + KEEPALIVE_SECONDS + 1
+        while self.server_state.connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        self.should_exit = True
+
+
+class CloseWhenDraining:
+    """ASGI middleware: while its server drains, every response says `Connection: close`."""
+
+    def __init__(self, app: Any, server: DrainingServer) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def closing(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and self.server.draining:
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"connection"]
+                message = {**message, "headers": [*headers, (b"connection", b"close")]}
+            await send(message)
+
+        await self.app(scope, receive, closing)
+
+
+class DrainingWorker(UvicornWorker):  # type: ignore[misc]
+    """The `uvicorn-worker` worker, serving through `DrainingServer`."""
+
+    async def _serve(self) -> None:
+        server = DrainingServer(config=self.config)
+        self.config.app = CloseWhenDraining(self.wsgi, server)
+        self._install_sigquit_handler()
+        await server.serve(sockets=self.sockets)
+        if not server.started:
+            raise SystemExit(3)  # gunicorn's Arbiter.WORKER_BOOT_ERROR, as UvicornWorker exits
+
+
+@dataclass
+class Loaded:
+    """An application loaded in the parent, and what each worker does after the fork."""
+
+    app: Any  # an ASGI application
+    after_fork: Callable[[], None]
+
+
+class WorkerServer(BaseApplication):  # type: ignore[misc]
+    """`WorkerServer(load, index_spec, ...).run()`: `load(index_spec)` in this process, then
+    `workers` forked workers serving its app on host:port."""
+
+    def __init__(self, load: Callable[[str, Callable[[str], None]], Loaded], index_spec: str, host: str,
+                 port: int, workers: int) -> None:
+        self._load = load
+        self.index_spec = index_spec
+        self.options = {
+            "bind": f"{host}:{port}", "workers": workers, "worker_class": "search.api.workers.DrainingWorker",
+            "preload_app": True, "graceful_timeout": GRACEFUL_SECONDS, "timeout": 120, "keepalive": KEEPALIVE_SECONDS,
+            "loglevel": "warning", "post_fork": self._post_fork,
+        }
+        handle, name = tempfile.mkstemp(prefix="index-swap-", suffix=".txt")
+        os.close(handle)
+        self.swap_file = Path(name)  # the index the next SIGHUP loads ("" = the current one again)
+        self.loaded: Loaded | None = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        """In the parent, before forking: the first index (an IndexLoadError ends the start)."""
+        self.loaded = self._load(self.index_spec, self.request_swap)
+        self._freeze()
+        return self.loaded.app
+
+    def request_swap(self, index_spec: str) -> None:
+        """From a worker: ask the parent (its parent process) to swap to `index_spec`."""
+        self.swap_file.write_text(index_spec)
+        os.kill(os.getppid(), signal.SIGHUP)
+
+    def reload(self) -> None:
+        """On SIGHUP, in the parent: load the index asked for; gunicorn then replaces the workers."""
+        super().reload()
+        asked = self.swap_file.read_text().strip() or self.index_spec
+        gc.unfreeze()
+        try:
+            loaded = self._load(asked, self.request_swap)
+        except IndexLoadError as error:
+            log.error("index swap to %s refused, still serving %s: %s", asked, self.index_spec, error)
+        else:
+            self.loaded, self.index_spec, self.callable = loaded, asked, loaded.app
+            log.warning("index swapped to %s; new workers serve it, old ones finish their requests", asked)
+        self._freeze()
+
+    def _freeze(self) -> None:
+        gc.collect()
+        gc.freeze()
+
+    def _post_fork(self, _arbiter: Any, _worker: Any) -> None:
+        if self.loaded is not None:
+            self.loaded.after_fork()
+
+
+def serve(load: Callable[[str, Callable[[str], None]], Loaded], index_spec: str, host: str, port: int,
+          workers: int) -> None:
+    """Serve until stopped (SIGINT or SIGTERM to the parent)."""
+    server = WorkerServer(load, index_spec, host, port, workers)
+    try:
+        server.run()
+    finally:
+        server.swap_file.unlink(missing_ok=True)
