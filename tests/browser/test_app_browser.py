@@ -63,6 +63,8 @@ def test_search_filter_vote_and_share(page, server) -> None:  # type: ignore[no-
 def test_corpus_html_and_script_render_as_text(page, server) -> None:  # type: ignore[no-untyped-def]
     base, _ = server
     page.goto(base + "?q=xss+probe&k=20")
+    # The heading names this search once its cards are drawn (the previous test's cards do not).
+    page.wait_for_selector("#results-heading:has-text('xss probe')")
     page.wait_for_selector("#card-1")
     text = page.inner_text("#gradio-app") if page.locator("#gradio-app").count() else page.inner_text("body")
     for literal in ('<script>window.__xss = 7</script>', '<img src=x onerror="window.__xss = 8">',
