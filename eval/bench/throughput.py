@@ -133,6 +133,20 @@ def wait_for_answer(server: Server, port: int, query: str, timeout: float) -> fl
             time.sleep(0.2)
 
 
+async def _search(client: httpx.AsyncClient, text: str, latencies: list[float], errors: list[str]) -> None:
+    """One search: its latency when answered with 200, else what went wrong."""
+    start = time.perf_counter()
+    try:
+        reply = await client.get(ENDPOINT, params={"q": text, "k": 10})
+    except httpx.HTTPError as error:
+        errors.append(f"{type(error).__name__} for {text!r}")
+        return
+    if reply.status_code != 200:
+        errors.append(f"HTTP {reply.status_code} for {text!r}")
+        return
+    latencies.append(time.perf_counter() - start)
+
+
 async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
     """`clients` requests kept in flight for `seconds`: requests/s, latency percentiles, errors."""
     latencies: list[float] = []
@@ -148,16 +162,7 @@ async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -
             while time.perf_counter() < deadline:
                 text = texts[position % len(texts)]
                 position += clients
-                start = time.perf_counter()
-                try:
-                    reply = await client.get(ENDPOINT, params={"q": text, "k": 10})
-                    if reply.status_code != 200:
-                        errors.append(f"HTTP {reply.status_code} for {text!r}")
-                        continue
-                except httpx.HTTPError as error:
-                    errors.append(f"{type(error).__name__} for {text!r}")
-                    continue
-                latencies.append(time.perf_counter() - start)
+                await _search(client, text, latencies, errors)
 
         await asyncio.gather(*(one_client(i) for i in range(clients)))
         elapsed = time.perf_counter() - started
@@ -186,17 +191,7 @@ async def burst_once(port: int, texts: Sequence[str], requests: int) -> dict[str
         started = time.perf_counter()
 
         async def one(n: int) -> None:
-            text = f"{texts[n % len(texts)]} {n}"
-            start = time.perf_counter()
-            try:
-                reply = await client.get(ENDPOINT, params={"q": text, "k": 10})
-                if reply.status_code != 200:
-                    errors.append(f"HTTP {reply.status_code} for {text!r}")
-                    return
-            except httpx.HTTPError as error:
-                errors.append(f"{type(error).__name__} for {text!r}")
-                return
-            latencies.append(time.perf_counter() - start)
+            await _search(client, f"{texts[n % len(texts)]} {n}", latencies, errors)
 
         await asyncio.gather(*(one(n) for n in range(requests)))
         elapsed = time.perf_counter() - started

@@ -60,3 +60,17 @@ class ProcessConnection:
         """Close this process's connection for good: using it again raises sqlite3.ProgrammingError."""
         self.release()
         self._closed = True
+
+
+class UsesProcessConnection:
+    """For a store holding a ProcessConnection in `_connection`: its connection and lock."""
+
+    _connection: ProcessConnection
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        return self._connection.db
+
+    @property
+    def _lock(self) -> threading.Lock:
+        return self._connection.lock

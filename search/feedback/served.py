@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from pathlib import Path
 from typing import Iterable
 
-from search.feedback.connection import ProcessConnection
+from search.feedback.connection import ProcessConnection, UsesProcessConnection
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS served (
@@ -44,7 +43,7 @@ def search_key(query: str, filters: dict[str, list[str]], variant: str) -> str:
     return json.dumps([query, canonical, variant], sort_keys=True, ensure_ascii=False)
 
 
-class ServedResults:
+class ServedResults(UsesProcessConnection):
     """The bounded record of result lists served to sessions."""
 
     def __init__(self, path: Path | str, max_age: float, max_lists: int) -> None:
@@ -62,14 +61,6 @@ class ServedResults:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         return db
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        return self._connection.db
-
-    @property
-    def _lock(self) -> threading.Lock:
-        return self._connection.lock
 
     def record(self, session: str, search: str, results: Iterable[tuple[str, int]], now: float | None = None) -> None:
         """Remember that `session` was shown these (result id, rank) pairs for `search`."""

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from search.feedback.connection import ProcessConnection
+from search.feedback.connection import ProcessConnection, UsesProcessConnection
 
 #: Bumped when the table changes shape; stored in SQLite's `user_version`. Version 2 added
 #: `address` (rows of version 1 have "" there).
@@ -77,7 +76,7 @@ class Vote:
     address: str = ""
 
 
-class FeedbackStore:
+class FeedbackStore(UsesProcessConnection):
     """A SQLite file of votes, safe to share between the threads and the worker processes of one server."""
 
     def __init__(self, path: Path | str, mirror: Callable[[Vote], None] | None = None) -> None:
@@ -110,14 +109,6 @@ class FeedbackStore:
             raise FeedbackError(f"{self.path}: SQLite refused WAL mode (got {mode})")
         db.execute("PRAGMA synchronous=FULL")
         return db
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        return self._connection.db
-
-    @property
-    def _lock(self) -> threading.Lock:
-        return self._connection.lock
 
     def vote(self, vote: Vote, per_address: int | None = None) -> Vote:
         """Store (or replace) a vote and return it once it is committed to disk. With

@@ -12,7 +12,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -73,15 +73,15 @@ class BuildOptions:
 
 
 def embed_views(
-    statements: Sequence[Statement], options: BuildOptions, known: Mapping[int, np.ndarray] | None = None
+    statements: Sequence[Statement], options: BuildOptions, known: tuple[np.ndarray, np.ndarray] | None = None
 ) -> tuple[DenseIndex, np.ndarray]:
     """Embed each configured view of every record that has it (group heads only if the
     profile says so: results are groups, and a head's vectors speak for its members).
 
     The seconds of its three steps go to `options.timings` as `dense.views`, `dense.embed`
     (model loading included) and `dense.faiss`, for the benchmark (`python -m eval bench build`).
-    A text whose key is in `known` (`_reusable_vectors`) takes that vector instead of being
-    embedded. Returns the index and the text key of each of its vectors."""
+    A text whose key is among `known` (keys and vectors, `_reusable_vectors`) takes that
+    vector instead of being embedded. Returns the index and the text key of each of its vectors."""
     settings = options.settings
     texts: list[str] = []
     rows: list[int] = []
@@ -96,31 +96,33 @@ def embed_views(
                     rows.append(position)
     keys = text_keys(texts)
     with _timed(options.timings, "dense.embed"):
-        known = known or {}
-        new = [i for i, key in enumerate(keys.tolist()) if key not in known]
-        options.reused = len(texts) - len(new)
         embedder = Embedder(options.model, options.backend, settings["max_length"])
         vectors = np.zeros((len(texts), embedder.dimension), dtype=np.float32)
-        if new:
+        found = np.zeros(len(texts), dtype=bool)
+        if known is not None and len(known[0]):
+            order = np.argsort(known[0])
+            at = np.minimum(np.searchsorted(known[0], keys, sorter=order), len(order) - 1)
+            found = known[0][order[at]] == keys
+            vectors[found] = known[1][order[at[found]]]
+        new = np.flatnonzero(~found)
+        options.reused = int(found.sum())
+        if len(new):
             vectors[new] = embedder.encode([texts[i] for i in new], progress=options.progress, desc="embed views")
-        for i, key in enumerate(keys.tolist()):
-            if key in known:
-                vectors[i] = known[key]
     with _timed(options.timings, "dense.faiss"):
         return DenseIndex.build(vectors, np.asarray(rows)), keys
 
 
-def _reusable_vectors(options: BuildOptions) -> dict[int, np.ndarray]:
-    """The vectors of `options.reuse` by text key, when it was embedded the same way."""
+def _reusable_vectors(options: BuildOptions) -> tuple[np.ndarray, np.ndarray] | None:
+    """The text keys and vectors of `options.reuse`, when it was embedded the same way."""
     if options.reuse is None:
-        return {}
+        return None
     manifest = read_manifest(options.reuse, verify=False)
     wanted = {"model": options.model, "backend": options.backend, "max_length": options.settings["max_length"]}
     found = {"model": manifest.get("model"), **{k: manifest.get("embedding", {}).get(k) for k in ("backend", "max_length")}}
     if found != wanted:
         raise ValueError(f"--reuse {options.reuse}: embedded with {found}, this build embeds with {wanted}")
     known = stored_vectors(options.reuse / "dense")
-    if not known:
+    if known is None:
         raise ValueError(f"--reuse {options.reuse}: its dense index keeps no text keys (built before they were kept)")
     return known
 

@@ -32,13 +32,13 @@ def text_keys(texts: Sequence[str]) -> np.ndarray:
     )
 
 
-def stored_vectors(directory: Path) -> dict[int, np.ndarray]:
-    """Text key -> vector of an index directory's dense part (empty when it kept no keys)."""
+def stored_vectors(directory: Path) -> tuple[np.ndarray, np.ndarray] | None:
+    """The text keys and vectors of an index directory's dense part, row by row (None when
+    it kept no keys)."""
     if not (directory / KEYS_FILE).exists():
-        return {}
+        return None
     keys = np.load(directory / KEYS_FILE)
-    vectors = DenseIndex.load(directory).reconstruct(np.arange(len(keys)))
-    return dict(zip(keys.tolist(), vectors))
+    return keys, DenseIndex.load(directory).reconstruct(np.arange(len(keys)))
 
 
 class DenseIndex:

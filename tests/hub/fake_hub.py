@@ -90,6 +90,13 @@ class FakeHub:
         kind = _PREFIX.get(request.path_params["kind"])
         return self.repos.get((kind or "", f"{request.path_params['owner']}/{request.path_params['name']}"))
 
+    def _writable(self, request: Request) -> Repo | Response:
+        """The repository a write names, or the Hub's answer when the caller or the repository is wrong."""
+        if not _authorised(request):
+            return _error(401, "Invalid credentials")
+        repo = self._repo(request)
+        return _error(404, "Repository not found", "RepoNotFound") if repo is None else repo
+
     async def _create(self, request: Request) -> Response:
         if not _authorised(request):
             return _error(401, "Invalid credentials")
@@ -124,11 +131,9 @@ class FakeHub:
         ]})
 
     async def _commit(self, request: Request) -> Response:
-        if not _authorised(request):
-            return _error(401, "Invalid credentials")
-        repo = self._repo(request)
-        if repo is None:
-            return _error(404, "Repository not found", "RepoNotFound")
+        repo = self._writable(request)
+        if isinstance(repo, Response):
+            return repo
         lines = [json.loads(line) for line in (await request.body()).splitlines() if line.strip()]
         with self._lock:
             files = dict(repo.head.files)
@@ -153,11 +158,9 @@ class FakeHub:
                              "commitUrl": f"{request.base_url}{prefix}{repo.repo_id}/commit/{commit.sha}"})
 
     async def _tag(self, request: Request) -> Response:
-        if not _authorised(request):
-            return _error(401, "Invalid credentials")
-        repo = self._repo(request)
-        if repo is None:
-            return _error(404, "Repository not found", "RepoNotFound")
+        repo = self._writable(request)
+        if isinstance(repo, Response):
+            return repo
         commit = repo.at(unquote(request.path_params["revision"]))
         if commit is None:
             return _error(404, "Invalid rev id", "RevisionNotFound")
