@@ -108,11 +108,16 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "gb": lambda v: f"{_number(v):.2f}",
     "per_second": lambda v: f"{_number(v):.1f}",
     "percent": lambda v: f"{100 * _number(v):.1f}%",
-    # Values that are text, compared as shown: Lean code (a `|` escaped for the table) and the
+    # Values that are text, compared as shown: plain text, Lean code (a `|` escaped for the table) and the
     # first three of a list of names.
+    "text": lambda v: str(v).replace("|", "\\|"),
     "code": lambda v: "`" + str(v).replace("|", "\\|") + "`",
     "names": lambda v: ", ".join(f"`{name}`" for name in v[:3]),
 }
+
+
+#: Formats of text, left-aligned in a table (numbers are right-aligned).
+TEXT_FORMATS = ("text", "code", "names")
 
 
 def _stored(value: Any) -> str:
@@ -283,7 +288,8 @@ class Runner:
 def table(condition: Condition, values: Mapping[str, Any]) -> str:
     """The condition's Markdown table (values missing are shown as `–`), and its command."""
     header = [condition.header or "", *(c.title for c in condition.columns)]
-    lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * len(condition.columns)]
+    align = "".join(" --- |" if c.format in TEXT_FORMATS else " ---: |" for c in condition.columns)
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + align]
     for row in condition.rows:
         cells = [row.label]
         for column in condition.columns:
