@@ -18,7 +18,8 @@ a card hands a span to KaTeX, `clean_math` rewrites what KaTeX cannot take:
 
 `prepare` runs first, on the whole text, so that Gradio finds the spans the author meant:
 escaped dollars, `\\\\[1ex]`, `\\mathchoice` and math inside `\\text` inside math would
-otherwise open or close spans.
+otherwise open or close spans. Open Logic's conditional text (`\\iftag{FOL}{A}{B}`, in prose
+and in math alike) is resolved there too, to the branch its default build prints.
 
 Which commands KaTeX knows is read from the KaTeX that the page loads: the `auto-render`
 module among the installed gradio package's frontend assets (`python -m search.ui.math_check`
@@ -75,6 +76,21 @@ _PROOF_COMMAND = re.compile(
     r"insertBetweenHyps|LeftSubproofLabel|RightSubproofLabel|doubleLine|singleLine|noLine|dottedLine)(?![A-Za-z])"
 )
 _PREMISES = {"Axiom": 0, "Unary": 1, "Binary": 2, "Trinary": 3, "Quaternary": 4, "Quinary": 5, "Deduce": 1}
+#: Open Logic's selective typesetting, `\\iftag{tags}{text if a tag is on}{text if none is}`
+#: (its sty/open-logic-selective.sty, after the `tagging` package): a card shows the text its
+#: default build prints, with the tags that open-logic-config.sty turns on and off. `notX` is
+#: on when `X` is off; a tag neither list names is off.
+_IFTAG = re.compile(r"\\iftag(?![A-Za-z])")
+_TAGS_ON = frozenset({
+    "prvNot", "prvOr", "prvAnd", "prvIf", "prvIff", "prvTrue", "prvFalse", "prvEx", "prvAll", "prvBox",
+    "prvDiamond", "limitClause", "tagTrue", "TMs", "lambda", "prfSC", "prfND", "prfAX", "prfTab", "FOL",
+    "cmplCCS", "cmplMCS", "novice", "math", "compsci", "phil",
+})
+_TAGS_OFF = frozenset(
+    prefix + operator
+    for prefix in ("def", "prob")
+    for operator in ("Not", "Or", "And", "If", "Iff", "True", "False", "Ex", "All", "Box", "Diamond")
+)
 
 
 def auto_render_script() -> Path:
@@ -104,13 +120,15 @@ def known_commands() -> frozenset[str]:
 
 def prepare(text: str) -> str:
     """Text with math, made ready for its math to be found as Gradio finds it (the first `$`
-    after a `$` closes a span): an escaped dollar `\\$` becomes `DOLLAR`, which is no
-    delimiter (`clean_math` and the cards' prose put it back), and
-    `\\mathchoice{display}{text}{script}{scriptscript}` its display form, in which a
-    `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
+    after a `$` closes a span): Open Logic's `\\iftag` conditionals become the branch its
+    default build prints (`tags_resolved`), whose math alone is then found; an escaped
+    dollar `\\$` becomes `DOLLAR`, which is no delimiter (`clean_math` and the cards' prose
+    put it back), and `\\mathchoice{display}{text}{script}{scriptscript}` its display form,
+    in which a `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
     read as the `\\[` opening display math, is dropped; math inside text inside math
     (`$\\{x : \\text{$x$ is odd}\\}$`), whose inner `$` would close the outer span, is taken
     out of the text (`\\text{}x\\text{ is odd}`)."""
+    text = tags_resolved(text)
     text = re.sub(r"(?<!\\)((?:\\\\)*)\\\$", lambda m: m.group(1) + DOLLAR, text)
     text = _SPACED_BREAK.sub(r"\\\\", text)
     text = _replace_groups(text, _TEXT_GROUP, _math_out_of_text)
@@ -125,6 +143,25 @@ def prepare(text: str) -> str:
         out.append("{" + re.sub(r"\\raisebox\s*\{[^{}]*\}\s*\{\$([^$]*)\$\}", r"{\1}", display) + "}")
         at = end
     return "".join(out) + text[at:]
+
+
+def tags_resolved(text: str) -> str:
+    """Each `\\iftag{tags}{then}{else}` replaced by the branch Open Logic's default build
+    prints (`_TAGS_ON`): `then` when one of its comma-separated tags is on, else `else`;
+    a branch's own `\\iftag`s are resolved in turn."""
+    at = 0
+    while (match := _IFTAG.search(text, at)) is not None:
+        tags, end = _argument(text, match.end())
+        then, end = _argument(text, end)
+        otherwise, end = _argument(text, end)
+        on = any(_tag_on(tag.strip()) for tag in tags.split(","))
+        text = text[:match.start()] + (then if on else otherwise) + text[end:]
+        at = match.start()
+    return text
+
+
+def _tag_on(tag: str) -> bool:
+    return tag in _TAGS_ON or (tag.startswith("not") and tag[3:] in _TAGS_OFF)
 
 
 def _math_out_of_text(body: str) -> str:

@@ -5,7 +5,7 @@ import pytest
 
 from search.ui.cards import card_math, math_markdown, math_spans
 from search.record import Statement
-from search.ui.katex import DOLLAR, clean_math, known_commands, prepare, proof_tree, xymatrix_array
+from search.ui.katex import DOLLAR, clean_math, known_commands, prepare, proof_tree, tags_resolved, xymatrix_array
 
 
 def test_the_commands_katex_knows_are_read_from_gradios_copy() -> None:
@@ -105,3 +105,18 @@ def test_dollars_outside_any_group_of_a_display_are_dropped() -> None:
     span = "\\begin{align*}f(x) & = \\begin{cases} $1$ & \\text{if $x$} \\\\ \\fbox{$0$} & \\text{else}\\end{cases}\\end{align*}"
     assert clean_math(span) == span.replace("$1$", "1")
     assert clean_math("$a$") == "$a$"
+
+
+def test_open_logic_conditional_text_is_what_its_default_build_prints() -> None:
+    # FOL and prvDiamond are on in open-logic-config.sty, defEx and probOr off; notX is not X.
+    assert tags_resolved("every \\iftag{FOL}{structure $\\Struct{M}$}{valuation $v$} satisfies") == (
+        "every structure $\\Struct{M}$ satisfies")
+    assert tags_resolved("$\\iftag{FOL}{\\Sat{M}}{\\pSat{v}}{\\Gamma}$") == "$\\Sat{M}{\\Gamma}$"
+    assert tags_resolved("\\iftag{defEx,probOr}{a}{b} \\iftag{notprvBox,notprvDiamond}{It}{They} "
+                         "\\iftag{notdefEx}{c}{d} \\iftag{unheardOf}{e}{f}") == "b They c f"
+    nested = "\\iftag{notprobOr}{\\iftag{prvBox}{$\\Box$}{$\\Diamond$} case}{exercise}"
+    assert tags_resolved(nested) == "$\\Box$ case"
+    row = ("\\begin{align*}\n  \\tag{K} & \\Box p,\n  \\iftag{prvDiamond}{\\\\\n  \\tag{Dual} & \\Diamond p}{}\n"
+           "\\end{align*}")
+    span = math_spans(row, 1000)[0]  # the row is in the align, not in a group where `&` cannot stand
+    assert "iftag" not in span and "prvDiamond" not in span and "\\qquad(Dual) & \\Diamond p" in span
