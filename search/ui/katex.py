@@ -12,6 +12,8 @@ a card hands a span to KaTeX, `clean_math` rewrites what KaTeX cannot take:
 - a `bussproofs` proof tree (`\\AxiomC`, `\\UnaryInfC`, ...) becomes nested fractions;
 - a TikZ picture, a `tabular` or a `\\Qcircuit` becomes a note to see the source;
 - several equation tags in one display sit beside their rows as `\\qquad(...)`;
+- a symbol KaTeX has for text only (`\\ss`, `\\ae`; TeX prints them in math too) is set in
+  `\\text`;
 - any other command that KaTeX does not know (an author's macro the corpus left unexpanded),
   or a KaTeX colour command without its argument, is written as its name in roman type, and
   unbalanced braces are balanced.
@@ -118,6 +120,23 @@ def known_commands() -> frozenset[str]:
     return frozenset(re.findall(r"[`\"']\\\\([A-Za-z]+)[`\"'](?!:)", source)) | _WRITTEN
 
 
+@lru_cache(maxsize=1)
+def text_symbols() -> frozenset[str]:
+    """Symbols KaTeX defines for text mode only (`\\ss`, `\\ae`, `\\textbackslash`): in math
+    it draws them in red where TeX prints them, so a card sets them in `\\text`. KaTeX's symbol
+    table is calls `define(mode, font, group, character, name)`, whose mode is a variable
+    holding "math" or "text"; accents (group "accent-token") take an argument and are left
+    out."""
+    source = auto_render_script().read_text(encoding="utf-8")
+    values = dict(re.findall(r"([\w$]+)=`(math|text|accent-token)`", source))
+    calls = re.findall(r"[\w$]+\(([\w$]+),[\w$]+,([\w$]+),`(?:[^`\\]|\\.)*`,`\\\\([A-Za-z]+)`", source)
+    modes: dict[str, set[str]] = {}
+    for mode, group, name in calls:
+        if values.get(group) != "accent-token":
+            modes.setdefault(name, set()).add(values.get(mode, ""))
+    return frozenset(name for name, found in modes.items() if found == {"text"})
+
+
 def prepare(text: str) -> str:
     """Text with math, made ready for its math to be found as Gradio finds it (the first `$`
     after a `$` closes a span): Open Logic's `\\iftag` conditionals become the branch its
@@ -216,6 +235,8 @@ def _known_or_named(match: re.Match[str]) -> str:
     if name is None:
         return match.group(0)
     bare_colour = name in colour_commands() and not re.match(r"\s*\{", match.string[match.end():])
+    if name in text_symbols() and not match.string.endswith("\\text{", 0, match.start()):
+        return r"\text{" + match.group(0) + "}"
     if name in known_commands() and not bare_colour:
         return match.group(0)
     return r"\textrm{" + name + "}"

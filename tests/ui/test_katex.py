@@ -5,7 +5,10 @@ import pytest
 
 from search.ui.cards import card_math, math_markdown, math_spans
 from search.record import Statement
-from search.ui.katex import DOLLAR, clean_math, known_commands, prepare, proof_tree, tags_resolved, xymatrix_array
+from search.ui.katex import (
+    DOLLAR, clean_math, known_commands, prepare, proof_tree, tags_resolved, text_symbols,
+    xymatrix_array,
+)
 
 
 def test_the_commands_katex_knows_are_read_from_gradios_copy() -> None:
@@ -120,3 +123,12 @@ def test_open_logic_conditional_text_is_what_its_default_build_prints() -> None:
            "\\end{align*}")
     span = math_spans(row, 1000)[0]  # the row is in the align, not in a group where `&` cannot stand
     assert "iftag" not in span and "prvDiamond" not in span and "\\qquad(Dual) & \\Diamond p" in span
+
+
+def test_text_only_symbols_in_math_are_set_as_text() -> None:
+    symbols = text_symbols()  # read from the KaTeX Gradio ships
+    assert {"ss", "ae", "o", "i", "textbackslash", "textellipsis"} <= symbols
+    assert not {"alpha", "rbrack", "dots", "c", "v", "text"} & symbols  # math too, or accents taking an argument
+    assert clean_math("$A \\to colim_n \\ss A_n$") == "$A \\to colim_n \\text{\\ss} A_n$"
+    assert clean_math("$\\text{\\ae} \\text{Stra\\ss e}$") == "$\\text{\\ae} \\text{Stra\\text{\\ss} e}$"
+    assert math_spans("$\\$5$", 100) == ["$\\text{\\textdollar}5$"]  # what the cleaning writes stays as it is
