@@ -11,6 +11,8 @@ a card hands a span to KaTeX, `clean_math` rewrites what KaTeX cannot take:
 - an `\\xymatrix` commutative diagram becomes an `array` with its arrows (`xymatrix_array`);
 - a `bussproofs` proof tree (`\\AxiomC`, `\\UnaryInfC`, ...) becomes nested fractions;
 - a TikZ picture, a `tabular` or a `\\Qcircuit` becomes a note to see the source;
+- a `\\raisebox` around a sized delimiter (`\\bigg\\}`, which KaTeX has in math only) is
+  its body as math;
 - several equation tags in one display sit beside their rows as `\\qquad(...)`;
 - a symbol KaTeX has for text only (`\\ss`, `\\ae`; TeX prints them in math too) is set in
   `\\text`;
@@ -62,6 +64,10 @@ _FONT_ARGUMENT = re.compile(
     r"\\(overline|underline|bar|dot|ddot|hat|tilde|vec|widehat|widetilde|mathbb|mathcal|mathfrak|mathrm|mathbf)"
     r"\s*(\\(?:mathbb|mathcal|mathfrak|mathrm|mathbf|mathsf|mathit)\s*(?:[A-Za-z0-9]|\{[^{}]*\}))"
 )
+#: `\\raisebox{1ex}{\\bigg\\}}` in math: the box's body is text, where TeX's sized delimiters
+#: make math of their own and KaTeX's cannot stand; such a body is typeset as math, unraised.
+_RAISEBOX = re.compile(r"\\raisebox\s*\{[^{}]*\}\s*(?:\[[^\[\]{}]*\]\s*){0,2}(?=\{)")
+_SIZED_DELIMITER = re.compile(r"\\[bB]igg?[lrm]?(?![A-Za-z])")
 #: A super- or subscript with nothing after it (`a ^ $`).
 _EMPTY_SCRIPT = re.compile(r"(?<!\\)([\^_])\s*(?=\$|\\\]|\\\)|\}|$)")
 #: Equation tags: KaTeX takes one per display and reads it as text; several (one per row of
@@ -197,6 +203,7 @@ def clean_math(span: str) -> str:
     text = _PICTURE.sub(lambda m: r"\text{[" + m.group(1) + " picture: see the source]}", text)
     text = _replace_groups(text, _CIRCUIT, lambda _: r"\text{[Qcircuit picture: see the source]}")
     text = _FONT_ARGUMENT.sub(r"\\\1{\2}", text)
+    text = _delimiters_unboxed(text)
     text = _EMPTY_SCRIPT.sub(r"\1{}", text)
     text = _ARRAY_SPACING.sub("", text)
     text = _DROPPED.sub("", text)
@@ -212,6 +219,22 @@ def clean_math(span: str) -> str:
         text = proof_tree(text)
     text = _COMMAND.sub(_known_or_named, text)
     return _balanced(text if text.startswith("$") else _bare_dollars_dropped(text))
+
+
+def _delimiters_unboxed(text: str) -> str:
+    """Each `\\raisebox{...}{body}` whose body holds a sized delimiter (`\\bigg\\rbrace`) and no
+    `$` replaced by `{body}`: math, as TeX sets the delimiter, without the small raise (a `$`
+    put around it instead would end a `$...$` span early in Gradio's Markdown)."""
+    out, at = [], 0
+    for match in _RAISEBOX.finditer(text):
+        end = _group_end(text, match.end())
+        if match.start() < at or end is None:
+            continue
+        body = text[match.end() + 1:end - 1]
+        if _SIZED_DELIMITER.search(body) and "$" not in body:
+            out.append(text[at:match.start()] + "{" + body + "}")
+            at = end
+    return "".join(out) + text[at:]
 
 
 def _tag_beside(body: str) -> str:

@@ -132,3 +132,11 @@ def test_text_only_symbols_in_math_are_set_as_text() -> None:
     assert clean_math("$A \\to colim_n \\ss A_n$") == "$A \\to colim_n \\text{\\ss} A_n$"
     assert clean_math("$\\text{\\ae} \\text{Stra\\ss e}$") == "$\\text{\\ae} \\text{Stra\\text{\\ss} e}$"
     assert math_spans("$\\$5$", 100) == ["$\\text{\\textdollar}5$"]  # what the cleaning writes stays as it is
+
+
+def test_a_raised_sized_delimiter_is_math_and_other_raised_text_stays() -> None:
+    span = "\\[ 2^{x}\\raisebox{1ex}{\\bigg\\rbrace}\n\\raisebox{1ex}{\\text{}y\\text{ }2\\text{'s}} \\]"
+    assert clean_math(span) == "\\[ 2^{x}{\\bigg\\rbrace}\n\\raisebox{1ex}{\\text{}y\\text{ }2\\text{'s}} \\]"
+    assert clean_math("$a \\raisebox{1ex}[0pt][0pt]{\\Bigl(} b$") == "$a {\\Bigl(} b$"
+    assert clean_math("\\[\\raisebox{2pt}{$\\big($} \\raisebox{1ex}{big}\\]") == (
+        "\\[\\raisebox{2pt}{$\\big($} \\raisebox{1ex}{big}\\]")  # math already, or no delimiter
