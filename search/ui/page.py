@@ -138,7 +138,8 @@ class SearchPage:
             })
         seconds = time.perf_counter() - started
         found = f"{len(cards)} result{'s' * (len(cards) != 1)}" if cards else "No results"
-        status = f"{found} for “{literal(query)}” ({request.variant} ranking, {seconds:.2f} s)"
+        where = f" in {literal(request.index or self.default)}" if len(self.views) > 1 else ""
+        status = f"{found} for “{literal(query)}”{where} ({request.variant} ranking, {seconds:.2f} s)"
         return self._page(request, query, cards), status
 
     def _record(self, request: SearchRequest) -> tuple[dict[str, Any] | None, str]:

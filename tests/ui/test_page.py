@@ -116,7 +116,8 @@ def test_a_server_with_several_indexes_searches_and_votes_on_the_one_chosen(
     assert page.check(SearchRequest("x", index="books"))[0].index == ""  # the default is left out of URLs
     assert page.check(SearchRequest("x", index="v9"))[1] == ["no index 'v9' on this server; using books (books, mathlib-small)"]
     session = page.ballot.session(None)
-    result, _ = page.run(checked, session)
+    result, status = page.run(checked, session)
+    assert "” in mathlib&#45;small (default ranking" in status
     assert result["index"] == "mathlib-small" and "index=mathlib-small" in result["url"]
     assert {c["id"] for c in result["cards"]} <= {s.id for s in other.index.records}
     assert page.vote(result, session, result["cards"][0]["id"], 1, "10.0.0.1")[0]
