@@ -16,6 +16,7 @@ import bm25s
 import numpy as np
 
 from search import config
+from search.index.signals import LexicalHits, Selection, top
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
@@ -83,6 +84,12 @@ class LexicalIndex:
             span = slice(postings.starts[term], postings.starts[term + 1])
             total[postings.documents[span]] += postings.scores[span]
         return total
+
+    def rank(self, tokens: list[str], depth: int, selection: Selection | None) -> LexicalHits:
+        """The `depth` best documents within `selection`, scored once for every document."""
+        scores = self.scores(tokens)
+        positions, best = top(scores, None if selection is None else selection.mask, depth)
+        return LexicalHits(positions, best, lambda candidates: scores[candidates])
 
 
 def _bm25(documents: Sequence[list[str]]) -> bm25s.BM25:
