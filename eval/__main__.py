@@ -48,7 +48,7 @@ def _retrieval(args: argparse.Namespace) -> int:
     from search.index.build import lexical_documents
     from search.index.lexical import LexicalIndex
     from search.index.manifest import IndexLoadError
-    from search.index.store import Index
+    from search.index.store import open_index
     from search.text.views import lexical_parts
 
     from eval.report import RunInfo, headline_table, index_info, write_report
@@ -60,7 +60,7 @@ def _retrieval(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 2
-    load = functools.cache(lambda: Index.load(args.index))
+    load = functools.cache(lambda: open_index(args.index))
     try:
         queries, stem, published = _queries(args.queries, load, args.fair_only)
         index = load()

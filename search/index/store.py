@@ -18,6 +18,7 @@ from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError, read_manifest
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
+from search.index.postgres.schema import is_postgres_address
 from search.index.signals import DenseSignal, LexicalSignal
 from search.record import RecordTable, Statement, read_parquet
 
@@ -110,6 +111,16 @@ class Index:
             for name, info in self.manifest.get("sources", {}).items()
         )
         return f"built {self.manifest.get('build_date', '?')} from {commits}"
+
+
+def open_index(spec: Path | str) -> Index:
+    """The index at `spec`: a directory built by `python -m search build`, or a
+    `postgresql://...[#SCHEMA]` address that `python -m search load-postgres` loaded."""
+    if is_postgres_address(str(spec)):
+        from search.index.postgres.store import open_postgres
+
+        return open_postgres(str(spec))
+    return Index.load(spec)
 
 
 @cache
