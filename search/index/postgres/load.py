@@ -24,6 +24,7 @@ from search.index.build import lexical_documents, name_documents
 from search.index.dense import DenseIndex
 from search.index.lexical import PARAMS
 from search.index.manifest import IndexLoadError
+from search.index.patterns import DIRECTORY as PATTERNS
 from search.index.postgres.connection import connect, one_line, redacted
 from search.index.postgres.schema import (
     BM25_INDEXES, FILTER_COLUMNS, IN_PROCESS, REGISTRY, TEXTSEARCH, quoted, schema_name, words,
@@ -123,8 +124,8 @@ def _load(
                 f"WITH (text_config = 'simple', k1 = {PARAMS['k1']}, b = {PARAMS['b']})"
             )
         seconds["bm25"] = time.perf_counter() - started
-    else:
-        _files(connection, directory, s)
+    _files(connection, directory, s, ([PATTERNS] if (directory / PATTERNS).is_dir() else [])
+           + ([] if lexical == TEXTSEARCH else ["bm25_main", "bm25_names"]))
     started = time.perf_counter()
     connection.execute(
         f"CREATE INDEX vectors_hnsw ON {s}.vectors USING hnsw (embedding vector_ip_ops) "
@@ -220,10 +221,11 @@ def _vectors(connection: psycopg.Connection, dense: DenseIndex, s: str) -> None:
             copy.write(struct.pack(">h", -1))
 
 
-def _files(connection: psycopg.Connection, directory: Path, s: str) -> None:
-    """The BM25+ files (bm25s's format), for the app to score in process."""
+def _files(connection: psycopg.Connection, directory: Path, s: str, parts: list[str]) -> None:
+    """The files of these parts of the index directory, read by the app at start: Loogle's
+    pattern index, and the BM25+ files (bm25s's format) when BM25+ is scored in process."""
     connection.execute(f"CREATE TABLE {s}.files (path text PRIMARY KEY, content bytea NOT NULL)")
     with connection.cursor() as cursor:
-        for part in ("bm25_main", "bm25_names"):
+        for part in parts:
             for path in sorted((directory / part).iterdir()):
                 cursor.execute(f"INSERT INTO {s}.files VALUES (%s, %s)", (f"{part}/{path.name}", path.read_bytes()))

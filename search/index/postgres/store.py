@@ -3,9 +3,9 @@
 The engine's signals become SQL (search/index/postgres/signals.py): the vectors and the BM25
 postings, the bulk of an index, stay in the database. What every query reads of every record
 (ids, names, StatementGroups, filter values, priors) is read once into the process, as from
-an index directory, so that fusion, priors, groups and filters run unchanged. A schema loaded
-without pg_textsearch keeps its BM25+ files in the database; they are read into the process
-and scored there.
+an index directory, so that fusion, priors, groups and filters run unchanged, and so are
+the files of Loogle's pattern index and, for a schema loaded without pg_textsearch, the BM25+
+files, which are then scored in the process.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import psycopg
@@ -22,6 +24,7 @@ import pyarrow as pa
 from search import config
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError
+from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.index.postgres.connection import Connections, connect, one_line, redacted, split_address
 from search.index.postgres.schema import BM25_INDEXES, REGISTRY, TEXTSEARCH, quoted
 from search.index.postgres.signals import TextSearchSignal, VectorSignal
@@ -71,11 +74,13 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
         "hnsw.ef_search": min(1000, config.DENSE_HNSW_EF_SEARCH),
         "hnsw.iterative_scan": "strict_order",
     })
-    if info["lexical"] == TEXTSEARCH:
-        lexical: LexicalSignal = TextSearchSignal(connections, "lexical", BM25_INDEXES["lexical"])
-        names_signal: LexicalSignal = TextSearchSignal(connections, "name_words", BM25_INDEXES["name_words"])
-    else:
-        lexical, names_signal = _in_process(connection, s)
+    with _files(connection, schema) as files:
+        if info["lexical"] == TEXTSEARCH:
+            lexical: LexicalSignal = TextSearchSignal(connections, "lexical", BM25_INDEXES["lexical"])
+            names_signal: LexicalSignal = TextSearchSignal(connections, "name_words", BM25_INDEXES["name_words"])
+        else:
+            lexical, names_signal = LexicalIndex.load(files / "bm25_main"), LexicalIndex.load(files / "bm25_names")
+        patterns = PatternIndex.load(files / PATTERNS) if (files / PATTERNS).is_dir() else None
     index = Index(
         directory=f"{redacted(dsn)}#{schema}",
         manifest=info["manifest"],
@@ -86,21 +91,24 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
                            info["quantisation"] == "binary"),
         pagerank=np.asarray(columns[len(names)], dtype=np.float32),
         dependents=np.asarray(columns[len(names) + 1], dtype=np.int32),
+        patterns=patterns,
     )
     index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
     log.info("index %s from %s: %d records, lexical by %s", schema, redacted(dsn), len(records), info["lexical"])
     return index
 
 
-def _in_process(connection: psycopg.Connection, s: str) -> tuple[LexicalIndex, LexicalIndex]:
-    """The BM25+ indexes from the schema's `files`, read as from an index directory."""
-    staging = Path(tempfile.mkdtemp(prefix="theorem-search-bm25-"))
+@contextmanager
+def _files(connection: psycopg.Connection, schema: str) -> Iterator[Path]:
+    """A directory holding the schema's `files` (the parts of the index directory the app reads
+    in process), removed after loading them: their mapped pages stay readable."""
+    staging = Path(tempfile.mkdtemp(prefix="theorem-search-pg-"))
     try:
-        for path, content in connection.execute(f"SELECT path, content FROM {s}.files").fetchall():
-            (staging / path).parent.mkdir(parents=True, exist_ok=True)
-            (staging / path).write_bytes(content)
-        # Mapped files stay readable after their names are removed.
-        return LexicalIndex.load(staging / "bm25_main"), LexicalIndex.load(staging / "bm25_names")
+        found = connection.execute("SELECT to_regclass(%s)", (f"{quoted(schema)}.files",)).fetchone()
+        if found and found[0] is not None:
+            for path, content in connection.execute(f"SELECT path, content FROM {quoted(schema)}.files"):
+                (staging / path).parent.mkdir(parents=True, exist_ok=True)
+                (staging / path).write_bytes(content)
+        yield staging
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-

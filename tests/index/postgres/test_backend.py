@@ -114,4 +114,8 @@ def test_the_app_serves_a_postgres_index(loaded: dict[str, str], small_index: Pa
             got = answer.json()["results"]
             assert got[0]["id"] == want[0]["id"]
             assert answer.json()["index_version"] == reference.get("/api/v1/search", params=params).json()["index_version"]
+        for pattern in ("?a * ?b = ?b * ?a", "Finset.card"):  # Loogle: the pattern index read from the schema
+            answer = client.get("/json", params={"q": pattern})
+            assert answer.status_code == 200 and answer.json().get("hits"), answer.text
+            assert answer.json() == reference.get("/json", params={"q": pattern}).json()
         assert client.get("/").status_code == 200
