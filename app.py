@@ -1,4 +1,4 @@
-"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME] [--port N]`
+"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME | --index postgresql://...] [--port N]`
 (`--index NAME=DIR` repeated serves several indexes, the first the default).
 
 One server: the HTTP APIs at their paths and the Gradio search page at `/`. The index comes
@@ -236,7 +236,7 @@ index {version}. The search page is served by <code>python app.py --workers 1</c
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", action="append",
-                        help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or "
+                        help="index directory, hf://[datasets/]OWNER/NAME[@REVISION], or postgresql://...[#SCHEMA] (default: INDEX_DIR or "
                         "./index); repeat as NAME=DIR or NAME=hf://... to serve several, the first the default")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "

@@ -131,7 +131,8 @@ def parser() -> argparse.ArgumentParser:
         "retrieval", help="metrics of labelled queries per ranking variant",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
+    retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+                           help="index directory, or postgresql://...[#SCHEMA] (python -m search load-postgres)")
     retrieval.add_argument("--queries", default=str(DEFAULT_QUERIES),
                            help="MathlibQR JSON list or JSON-lines query file, or a query set made from the "
                                 f"corpora: {', '.join(CORPUS_QUERIES)} (eval/corpus_queries.py)")

@@ -210,7 +210,8 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
 
     query = commands.add_parser("query", help="search an index")
     query.add_argument("text", help="the query: words, LaTeX, Lean notation or a Lean name")
-    query.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    query.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+                       help="index directory, or postgresql://...[#SCHEMA] (load-postgres)")
     query.add_argument("-k", type=int, default=10, help="number of results")
     query.add_argument("--source", help="only this source (mathlib, stacks, ...)")
     query.add_argument("--kind", help="only this kind (theorem, lemma, def, ...)")

@@ -34,6 +34,9 @@ from search.record import SCHEMA, RecordTable
 
 log = logging.getLogger(__name__)
 
+#: Records read at a time when the index is opened.
+BATCH = 20_000
+
 
 def open_postgres(spec: str) -> Index:
     """The index at `postgresql://...[#SCHEMA]` (the schema loaded last when none is named);
@@ -62,13 +65,7 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
         raise IndexLoadError(f"{redacted(dsn)} has no index {schema} (python -m search load-postgres loads one)")
     s = quoted(schema)
     info = dict(connection.execute(f"SELECT key, value FROM {s}.info").fetchall())
-    names = SCHEMA.names
-    rows = connection.execute(
-        f"SELECT {', '.join(quoted(n) for n in names)}, pagerank, dependents FROM {s}.records ORDER BY position"
-    ).fetchall()
-    columns = list(zip(*rows)) if rows else [[] for _ in range(len(names) + 2)]
-    records = RecordTable(pa.table({n: list(columns[i]) for i, n in enumerate(names)}, schema=SCHEMA))
-    del rows
+    records, pagerank, dependents = _records(connection, s)
     connections = Connections(dsn, {
         "search_path": f"{s}, public",
         "hnsw.ef_search": min(1000, config.DENSE_HNSW_EF_SEARCH),
@@ -89,13 +86,34 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
         names=names_signal,
         dense=VectorSignal(connections, int(info["dimension"]), int(info["views_per_record"]),
                            info["quantisation"] == "binary"),
-        pagerank=np.asarray(columns[len(names)], dtype=np.float32),
-        dependents=np.asarray(columns[len(names) + 1], dtype=np.int32),
+        pagerank=pagerank,
+        dependents=dependents,
         patterns=patterns,
     )
     index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
     log.info("index %s from %s: %d records, lexical by %s", schema, redacted(dsn), len(records), info["lexical"])
     return index
+
+
+def _records(connection: psycopg.Connection, s: str) -> tuple[RecordTable, np.ndarray, np.ndarray]:
+    """The records as an Arrow table, and their priors, read in batches through a server-side
+    cursor (binary rows), so that the whole table is never held as Python tuples at once."""
+    names = SCHEMA.names
+    batches, pagerank, dependents = [], [], []
+    with connection.transaction(), connection.cursor(name="records", binary=True) as cursor:
+        cursor.itersize = BATCH
+        cursor.execute(
+            f"SELECT {', '.join(quoted(n) for n in names)}, pagerank, dependents FROM {s}.records ORDER BY position"
+        )
+        while rows := cursor.fetchmany(BATCH):
+            columns = list(zip(*rows))
+            batches.append(pa.record_batch([pa.array(columns[i], SCHEMA.field(n).type) for i, n in enumerate(names)],
+                                           schema=SCHEMA))
+            pagerank.append(np.asarray(columns[len(names)], dtype=np.float32))
+            dependents.append(np.asarray(columns[len(names) + 1], dtype=np.int32))
+    table = pa.Table.from_batches(batches, schema=SCHEMA)
+    return (RecordTable(table), np.concatenate(pagerank or [np.zeros(0, np.float32)]),
+            np.concatenate(dependents or [np.zeros(0, np.int32)]))
 
 
 @contextmanager
