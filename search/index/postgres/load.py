@@ -14,10 +14,11 @@ import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, cast
 
 import numpy as np
 import psycopg
+import pyarrow as pa
 
 from search import config
 from search.index.build import lexical_documents, name_documents
@@ -76,8 +77,8 @@ def load_postgres(
                 _load(connection, index, Path(directory), schema, lexical, binary, seconds)
         except psycopg.Error as error:
             raise IndexLoadError(f"loading {directory} into {redacted(dsn)} failed ({one_line(error)})") from error
-    count = int(len(index.dense.rows))  # type: ignore[attr-defined]
-    return LoadReport(schema, len(index.records), count, lexical, "binary" if binary else "none", seconds)
+    vectors = len(cast(DenseIndex, index.dense).rows)
+    return LoadReport(schema, len(index.records), vectors, lexical, "binary" if binary else "none", seconds)
 
 
 def _available(connection: psycopg.Connection, extension: str) -> bool:
@@ -104,7 +105,7 @@ def _load(
     connection.execute(f"CREATE SCHEMA {s}")
     connection.execute("SET LOCAL maintenance_work_mem = '1GB'")
     connection.execute("SET LOCAL max_parallel_maintenance_workers = 1")
-    dense: DenseIndex = index.dense  # type: ignore[assignment]
+    dense = cast(DenseIndex, index.dense)
     started = time.perf_counter()
     _records(connection, index, s, lexical == TEXTSEARCH)
     seconds["records"] = time.perf_counter() - started
@@ -172,15 +173,16 @@ def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: b
     )
     names = ["position", *SCHEMA.names, "pagerank", "dependents", "lexical", "name_words"]
     types = ["int4", *(kind for _, kind in fields), "float4", "int4", "text", "text"]
-    statements = list(index.records)
-    lexical = lexical_documents(statements) if textsearch else [[] for _ in statements]
-    named = name_documents(statements) if textsearch else [[] for _ in statements]
-    del statements
-    table = index.records.table
+    if textsearch:
+        statements = list(index.records)
+        lexical, named = lexical_documents(statements), name_documents(statements)
+        del statements
+    else:  # BM25+ is scored in the app from the index's own files
+        lexical = named = [[]] * len(index.records)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {s}.records ({', '.join(quoted(n) for n in names)}) FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(types)
-            for start, batch in _batches(table):
+            for start, batch in _batches(index.records.table):
                 columns = [batch.column(name).to_pylist() for name in SCHEMA.names]
                 for offset, values in enumerate(zip(*columns)):
                     position = start + offset
@@ -190,7 +192,8 @@ def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: b
                     ))
 
 
-def _batches(table) -> Iterator[tuple[int, object]]:  # noqa: ANN001 - a pyarrow Table
+def _batches(table: pa.Table) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """The table's record batches, each with the position of its first row."""
     start = 0
     for batch in table.to_batches(max_chunksize=BATCH):
         yield start, batch
