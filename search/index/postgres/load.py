@@ -12,6 +12,7 @@ import json
 import logging
 import struct
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, cast
@@ -107,7 +108,7 @@ def _load(
     connection.execute("SET LOCAL max_parallel_maintenance_workers = 1")
     dense = cast(DenseIndex, index.dense)
     started = time.perf_counter()
-    _records(connection, index, s, lexical == TEXTSEARCH)
+    statistics = _records(connection, index, s, lexical == TEXTSEARCH)
     seconds["records"] = time.perf_counter() - started
     started = time.perf_counter()
     _vectors(connection, dense, s)
@@ -144,6 +145,7 @@ def _load(
     info = {
         "manifest": index.manifest, "lexical": lexical, "quantisation": "binary" if binary else "none",
         "dimension": dense.dimension, "views_per_record": dense.views_per_record, "source": str(directory),
+        "bm25": statistics,
     }
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE {s}.info (key text PRIMARY KEY, value jsonb NOT NULL)")
@@ -162,8 +164,10 @@ def _load(
     )
 
 
-def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: bool) -> None:
-    """Every record as a row: its fields, priors and lexical texts (binary COPY)."""
+def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: bool) -> dict[str, dict[str, float]]:
+    """Every record as a row: its fields, priors and lexical texts (binary COPY); with
+    `textsearch`, the BM25+ statistics of each lexical text: every word's document frequency in
+    `terms`, and the number of documents and their average length, returned."""
     fields = [(name, "text[]" if name in _LIST_COLUMNS else "int4" if name in _INT_COLUMNS else "text")
               for name in SCHEMA.names]
     columns = ", ".join(f"{quoted(name)} {kind} NOT NULL" for name, kind in fields)
@@ -175,10 +179,11 @@ def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: b
     types = ["int4", *(kind for _, kind in fields), "float4", "int4", "text", "text"]
     if textsearch:
         statements = list(index.records)
-        lexical, named = lexical_documents(statements), name_documents(statements)
+        lexical = [words(tokens) for tokens in lexical_documents(statements)]
+        named = [words(tokens) for tokens in name_documents(statements)]
         del statements
     else:  # BM25+ is scored in the app from the index's own files
-        lexical = named = [[]] * len(index.records)
+        lexical = named = [""] * len(index.records)
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {s}.records ({', '.join(quoted(n) for n in names)}) FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(types)
@@ -188,8 +193,30 @@ def _records(connection: psycopg.Connection, index: Index, s: str, textsearch: b
                     position = start + offset
                     copy.write_row((
                         position, *values, float(index.pagerank[position]), int(index.dependents[position]),
-                        words(lexical[position]), words(named[position]),
+                        lexical[position], named[position],
                     ))
+    if not textsearch:
+        return {}
+    connection.execute(f"CREATE TABLE {s}.terms (part text NOT NULL, word text NOT NULL, documents int4 NOT NULL, "
+                       "PRIMARY KEY (part, word))")
+    return {"lexical": _terms(connection, s, "lexical", lexical), "name_words": _terms(connection, s, "name_words", named)}
+
+
+def _terms(connection: psycopg.Connection, s: str, part: str, texts: list[str]) -> dict[str, float]:
+    """The document frequency of every word of `texts` into `terms`; the number of documents
+    and their average length in words (an empty one counting 1, as bm25s counts it)."""
+    frequencies: Counter[str] = Counter()
+    total = 0
+    for text in texts:
+        tokens = text.split()
+        frequencies.update(set(tokens))
+        total += len(tokens) or 1
+    with connection.cursor() as cursor:
+        with cursor.copy(f"COPY {s}.terms (part, word, documents) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["text", "text", "int4"])
+            for word, count in frequencies.items():
+                copy.write_row((part, word, count))
+    return {"documents": len(texts), "average_length": total / max(len(texts), 1)}
 
 
 def _batches(table: pa.Table) -> Iterator[tuple[int, pa.RecordBatch]]:

@@ -1,9 +1,10 @@
 """The engine's retrieval signals answered by SQL (the calls of search/index/signals.py).
 
-Lexical: pg_textsearch's BM25 over the records' lexical texts (`<@>` gives minus the score,
-ordered ascending by its index). Dense: pgvector's HNSW by inner product (`<#>` gives minus
-it), or with binary quantisation a Hamming walk over bit vectors re-ranked by the full
-vectors. A `Selection` becomes a WHERE on the records' filter columns and metadata.
+Lexical: pg_textsearch's BM25 index over the records' lexical texts finds the candidates
+(`<@>` gives minus its score, ordered ascending by the index), re-scored with BM25+. Dense:
+pgvector's HNSW by inner product (`<#>` gives minus it), or with binary quantisation a Hamming
+walk over bit vectors re-ranked by the full vectors. A `Selection` becomes a WHERE on the
+records' filter columns and metadata.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from typing import Any
 
 import numpy as np
 
+from search.index.lexical import bm25plus
 from search.index.postgres.connection import Connections
 from search.index.postgres.schema import quoted, words
 from search.index.signals import LexicalHits, Selection, no_lexical_scores
 
 #: A binary-quantised walk fetches this many candidates per result for re-ranking.
 BINARY_RERANK = 4
+#: pg_textsearch's BM25 finds this many candidates per BM25+ result wanted.
+TEXTSEARCH_DEPTH = 2
 
 
 def where(selection: Selection | None, alias: str = "r") -> tuple[str, list[Any]]:
@@ -37,36 +41,63 @@ def where(selection: Selection | None, alias: str = "r") -> tuple[str, list[Any]
 
 
 class TextSearchSignal:
-    """BM25 (pg_textsearch) over one text column of `records`."""
+    """BM25+ over one lexical text of `records`, the directory's scores: pg_textsearch's BM25
+    index finds the candidates (its own BM25, Lucene's, ranks them), and their texts are
+    re-scored with BM25+ from the index's term statistics (`terms`, `info`), so that the
+    scores, and the order of the candidates found, are those of the index directory."""
 
-    def __init__(self, connections: Connections, column: str, index_name: str) -> None:
+    def __init__(self, connections: Connections, column: str, index_name: str, statistics: dict[str, float]) -> None:
         self._connections = connections
+        self._part = column
         self._column = quoted(column)
         self._index = index_name
+        self._documents = int(statistics["documents"])
+        self._average = float(statistics["average_length"])
+        #: Document frequency of the words queried so far (0: not in the index).
+        self._frequencies: dict[str, int] = {}
 
     def rank(self, tokens: list[str], depth: int, selection: Selection | None) -> LexicalHits:
-        text = words(list(dict.fromkeys(tokens)))
-        if not text:
+        terms = words(list(dict.fromkeys(tokens))).split()
+        if not terms:
             return LexicalHits(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), no_lexical_scores)
         conditions, params = where(selection)
+        query = " ".join(terms)
         rows = self._connections.get().execute(
-            f"SELECT r.position, -(r.{self._column} <@> to_bm25query(%s, %s)) AS score FROM records r "
-            f"WHERE true{conditions} ORDER BY r.{self._column} <@> to_bm25query(%s, %s) LIMIT %s",
-            [text, self._index, *params, text, self._index, depth],
+            f"SELECT r.position, r.{self._column} FROM records r WHERE true{conditions} "
+            f"ORDER BY r.{self._column} <@> to_bm25query(%s, %s) LIMIT %s",
+            [*params, query, self._index, depth * TEXTSEARCH_DEPTH],
         ).fetchall()
-        positions, scores = _arrays([row for row in rows if row[1] > 0])
-        return LexicalHits(positions, scores, lambda candidates: self._scores_of(text, candidates))
+        scored = sorted(((-score, position) for position, score in self._scored(terms, rows) if score > 0))[:depth]
+        positions, scores = _arrays([(position, -negated) for negated, position in scored])
+        return LexicalHits(positions, scores, lambda candidates: self._scores_of(terms, candidates))
 
-    def _scores_of(self, text: str, positions: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(positions), dtype=np.float32)
+    def _scores_of(self, terms: list[str], positions: np.ndarray) -> np.ndarray:
         if len(positions) == 0:
-            return out
+            return np.zeros(0, dtype=np.float32)
         rows = self._connections.get().execute(
-            f"SELECT position, -({self._column} <@> to_bm25query(%s, %s)) FROM records WHERE position = ANY(%s)",
-            [text, self._index, [int(p) for p in positions]],
+            f"SELECT position, {self._column} FROM records WHERE position = ANY(%s)", [[int(p) for p in positions]],
         ).fetchall()
-        found = dict(rows)
-        return np.asarray([max(found.get(int(p), 0.0), 0.0) for p in positions], dtype=np.float32)
+        found = dict(self._scored(terms, rows))
+        return np.asarray([found.get(int(p), 0.0) for p in positions], dtype=np.float32)
+
+    def _scored(self, terms: list[str], rows: list[tuple[int, str]]) -> list[tuple[int, float]]:
+        """(position, BM25+) of each (position, text)."""
+        frequencies = self._document_frequencies(terms)
+        out = []
+        for position, text in rows:
+            tokens = text.split()
+            counts = [(tokens.count(t), frequencies[t]) for t in terms]
+            out.append((int(position), bm25plus(counts, len(tokens), self._documents, self._average)))
+        return out
+
+    def _document_frequencies(self, terms: list[str]) -> dict[str, int]:
+        missing = [t for t in terms if t not in self._frequencies]
+        if missing:
+            found = dict(self._connections.get().execute(
+                "SELECT word, documents FROM terms WHERE part = %s AND word = ANY(%s)", [self._part, missing],
+            ).fetchall())
+            self._frequencies.update({t: int(found.get(t, 0)) for t in missing})
+        return {t: self._frequencies[t] for t in terms}
 
 
 class VectorSignal:

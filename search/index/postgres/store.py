@@ -73,8 +73,10 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
     })
     with _files(connection, schema) as files:
         if info["lexical"] == TEXTSEARCH:
-            lexical: LexicalSignal = TextSearchSignal(connections, "lexical", BM25_INDEXES["lexical"])
-            names_signal: LexicalSignal = TextSearchSignal(connections, "name_words", BM25_INDEXES["name_words"])
+            lexical: LexicalSignal = TextSearchSignal(connections, "lexical", BM25_INDEXES["lexical"],
+                                                      info["bm25"]["lexical"])
+            names_signal: LexicalSignal = TextSearchSignal(connections, "name_words", BM25_INDEXES["name_words"],
+                                                           info["bm25"]["name_words"])
         else:
             lexical, names_signal = LexicalIndex.load(files / "bm25_main"), LexicalIndex.load(files / "bm25_names")
         patterns = PatternIndex.load(files / PATTERNS) if (files / PATTERNS).is_dir() else None

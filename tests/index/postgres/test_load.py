@@ -39,7 +39,9 @@ def test_cli_loads_into_a_schema_named_after_the_version(postgres: str, small_in
         indexes = {row[0] for row in connection.execute(
             "SELECT indexdef FROM pg_indexes WHERE schemaname = %s", (schema,)).fetchall()}
         rows = connection.execute(f'SELECT count(*), sum(dependents) FROM "{schema}".records').fetchone()
+        terms = dict(connection.execute(f'SELECT part, count(*) FROM "{schema}".terms GROUP BY part').fetchall())
     assert version == index.version
+    assert terms.keys() == {"lexical", "name_words"} and min(terms.values()) > 10
     assert any("USING bm25 (lexical)" in d for d in indexes) and any("USING hnsw (embedding vector_ip_ops)" in d
                                                                    for d in indexes)
     assert any('("group")' in d for d in indexes)
