@@ -27,7 +27,9 @@ TEXTSEARCH_DEPTH = 2
 def where(selection: Selection | None, alias: str = "r") -> tuple[str, list[Any]]:
     """SQL conditions (with a leading AND) and their parameters for `selection`: a record field
     is one of its texts; a metadata key's value, as text, is one of its texts ("" for records
-    without the key, as the engine's mask reads them)."""
+    without the key, as the engine's mask reads them). JSON gives strings and numbers the text
+    Python's `str` gives them (the metadata filters: chapter, section, year); booleans, lists
+    and objects it writes otherwise, so a filter on those matches no record here."""
     if selection is None:
         return "", []
     clauses, params = [], []
