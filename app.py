@@ -168,7 +168,7 @@ def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str 
     indexes = load_indexes(named_indexes([index_spec] if isinstance(index_spec, str) else index_spec))
     store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(indexes, feedback_store=store)
-    page = SearchPage(api.state.service, api.state.ballot)
+    page = SearchPage(api.state.indexes, api.state.ballot)
     app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
     if sync is not None:
         push_votes_at_shutdown(app, lambda: sync)

@@ -82,6 +82,15 @@ def _number(value: Any) -> float:
 # --- How a value is shown -------------------------------------------------------------------------
 
 
+def _duration(value: Any) -> str:
+    """Seconds as a build time is read: `33.5 s`, `20 min 8 s`."""
+    seconds = _number(value)
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
 def _interval(value: Any) -> str:
     if isinstance(value, Mapping) and "low" in value:
         return f"{value['mean']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
@@ -95,10 +104,28 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "count": lambda v: f"{round(_number(v)):,}",
     "ms": lambda v: f"{_number(v):.1f}",
     "seconds": lambda v: f"{_number(v):.1f}",
+    "duration": _duration,
     "gb": lambda v: f"{_number(v):.2f}",
     "per_second": lambda v: f"{_number(v):.1f}",
     "percent": lambda v: f"{100 * _number(v):.1f}%",
+    # Values that are text, compared as shown: plain text, Lean code (a `|` escaped for the table) and the
+    # first three of a list of names.
+    "text": lambda v: str(v).replace("|", "\\|"),
+    "code": lambda v: "`" + str(v).replace("|", "\\|") + "`",
+    "names": lambda v: ", ".join(f"`{name}`" for name in v[:3]),
 }
+
+
+#: Formats of text, left-aligned in a table (numbers are right-aligned).
+TEXT_FORMATS = ("text", "code", "names")
+
+
+def _stored(value: Any) -> str:
+    """A measured value as `--accept` writes it into the conditions file (YAML)."""
+    try:
+        return f"{_number(value):.6g}"
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False)
 
 
 # --- Conditions ----------------------------------------------------------------------------------
@@ -140,7 +167,7 @@ class Condition:
     output: str
     rows: list[Row]
     columns: list[Column]
-    expected: dict[str, float] = field(default_factory=dict)
+    expected: dict[str, Any] = field(default_factory=dict)
     #: Largest allowed difference: absolute, or relative when `relative`.
     tolerance: float = 0.0
     relative: bool = False
@@ -196,10 +223,13 @@ def verdict(condition: Condition, key: str, value: Any, column: Column) -> str:
     expected yet) for one measured cell."""
     if key not in condition.expected:
         return "NEW"
-    measured, expected = _number(value), condition.expected[key]
     shown = FORMATS[column.format]
-    if shown(measured) == shown(expected):
+    if shown(value) == shown(condition.expected[key]):
         return "OK"
+    try:
+        measured, expected = _number(value), _number(condition.expected[key])
+    except TypeError:  # text differs
+        return "FAIL"
     tolerance = condition.tolerance if column.tolerance is None else column.tolerance
     relative = condition.relative if column.relative is None else column.relative
     allowed = tolerance * (abs(expected) if relative else 1.0)
@@ -258,7 +288,8 @@ class Runner:
 def table(condition: Condition, values: Mapping[str, Any]) -> str:
     """The condition's Markdown table (values missing are shown as `–`), and its command."""
     header = [condition.header or "", *(c.title for c in condition.columns)]
-    lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * len(condition.columns)]
+    align = "".join(" --- |" if c.format in TEXT_FORMATS else " ---: |" for c in condition.columns)
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + align]
     for row in condition.rows:
         cells = [row.label]
         for column in condition.columns:
@@ -294,7 +325,7 @@ def _accept(path: Path, outcomes: list[Outcome]) -> None:
     condition's `expected:` mapping is its last key, so it is replaced up to the next `- name:`."""
     text = path.read_text(encoding="utf-8")
     for outcome in outcomes:
-        lines = "".join(f"    {key}: {_number(value):.6g}\n" for key, value in outcome.values.items())
+        lines = "".join(f"    {key}: {_stored(value)}\n" for key, value in outcome.values.items())
         block = re.compile(rf"^- name: {re.escape(outcome.condition.name)}\n.*?(?=^- name: |\Z)", re.M | re.S)
         match = block.search(text)
         if match is None:
@@ -340,7 +371,7 @@ def _check(args: argparse.Namespace) -> int:
                 failed |= said == "FAIL"
                 expected = condition.expected.get(key)
                 shown = FORMATS[column.format](outcome.values[key])
-                print(f"  {said:<16} {key}: {shown}" + (f" (expected {expected:g})" if expected is not None else ""))
+                print(f"  {said:<16} {key}: {shown}" + (f" (expected {_stored(expected)})" if expected is not None else ""))
         print(f"  ({outcome.seconds:.1f} s)")
         if not outcome.errors and condition.name in readme_conditions(text):
             text = rewrite(text, condition, outcome.values)

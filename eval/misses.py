@@ -43,12 +43,20 @@ def _misses(args: argparse.Namespace) -> int:
     index = Index.load(args.index)
     engine = Engine(index)
     package_of = {s.name: s.package for s in index.records if s.source == "mathlib"}
+    found = []
     for mean, label, rows in worst_groups(report, package_of, args.variant, args.smallest)[: args.groups]:
         missed = [r for r in rows if not r[1] or r[1] > 10]
-        print(f"\n### {label}: nDCG@10 {mean:.3f} over {len(rows)} queries, {len(missed)} with the gold outside the top 10")
-        for _, rank, query, gold in missed[: args.examples]:
-            top = ", ".join(f"`{r.statement.name}`" for r in engine.search(query, k=3, variant=args.variant))
-            print(f"- `{query[:110]}` (gold `{gold}`, rank {rank or '>100'}); top 3: {top}")
+        examples = [{"query": query, "gold": gold, "rank": str(rank or ">100"),
+                     "top": [r.statement.name for r in engine.search(query, k=3, variant=args.variant)]}
+                    for _, rank, query, gold in missed[: args.examples]]
+        found.append({"group": label, PRIMARY: mean, "queries": len(rows), "missed": len(missed), "examples": examples})
+        print(f"\n### {label}: {PRIMARY} {mean:.3f} over {len(rows)} queries, {len(missed)} with the gold outside the top 10")
+        for example in examples:
+            top = ", ".join(f"`{name}`" for name in example["top"])
+            print(f"- `{example['query'][:110]}` (gold `{example['gold']}`, rank {example['rank']}); top 3: {top}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": str(args.results), "variant": args.variant,
+                                               "groups": found}, indent=1, ensure_ascii=False), encoding="utf-8")
     return 0
 
 
@@ -61,4 +69,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     misses.add_argument("--groups", type=int, default=10, help="how many groups")
     misses.add_argument("--examples", type=int, default=2, help="missed queries shown per group")
     misses.add_argument("--smallest", type=int, default=8, help="fewest queries a group needs")
+    misses.add_argument("--json", help="also write the groups and their examples to this file")
     misses.set_defaults(run=_misses)

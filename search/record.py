@@ -195,8 +195,8 @@ class RecordTable(Sequence[Statement]):
 def read_parquet(path: Path) -> RecordTable:
     """Read records written by `write_parquet`."""
     records = RecordTable(pq.read_table(path, schema=SCHEMA))
-    # Arrow's allocator keeps the freed read buffers and chunks (~300 MB at full size) for
-    # reuse unless told to return them.
+    # Arrow's allocator keeps the freed read buffers and chunks (hundreds of MB at full size)
+    # for reuse unless told to return them.
     pa.default_memory_pool().release_unused()
     return records
 

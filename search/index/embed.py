@@ -54,7 +54,7 @@ class Embedder:
         self._tokenizer = _tokenizer(path, self.max_length)
         if self.backend == "onnx-int8":
             # Serving needs no PyTorch: the cached ONNX file and the model's own tokenizer
-            # (tokenizer.json) are enough, which saves seconds and ~0.4 GB at start-up.
+            # (tokenizer.json) are enough, which saves importing and holding PyTorch at start-up.
             self._session = _onnx_session(_quantised_onnx(path), self.threads)
             self._dimension = int(self._session.get_outputs()[0].shape[-1])
         else:

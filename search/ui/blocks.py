@@ -17,7 +17,7 @@ import gradio as gr
 from search import config
 from search.engine import variants
 from search.ui.cards import LATEX_DELIMITERS, literal
-from search.ui.facets import LABELS, Facets
+from search.ui.facets import LABELS
 from search.ui.page import HINT, SearchPage
 from search.ui.share import SearchRequest, from_pairs
 
@@ -115,19 +115,22 @@ _SHOW_URL = """(qs) => {
 
 def make_blocks(page: SearchPage) -> gr.Blocks:
     """The search page over `page` (its index, engine and vote store)."""
-    facets = page.facets
     with gr.Blocks(title="Theorem search") as blocks:
         session = gr.BrowserState(None, storage_key="theorem-search-session")
         shown = gr.State(None)
         with gr.Sidebar(open=False, width=340):
+            # A server with several indexes (Mathlib versions, say) lets the page pick one.
+            index = gr.Dropdown(page.names, value=page.default, label="Index", visible=len(page.names) > 1,
+                                elem_id="index")
             gr.Markdown("### Filters")
-            source = gr.Dropdown(facets.sources, value=[], multiselect=True, label=LABELS["source"], elem_id="filter-source")
+            source = gr.Dropdown(page.sources, value=[], multiselect=True, label=LABELS["source"], elem_id="filter-source")
             # Choices are sent when a list is opened, for the sources chosen then: every value
-            # of every list in the page's configuration made each page load 0.6 MB.
+            # of every list in the page's configuration made each page load grow with the index
+            # (`python -m search.ui.cold_start --json FILE` measures the page's bytes).
             dropdowns = {
                 key: gr.Dropdown([], value=[], multiselect=True, label=LABELS.get(key, key.capitalize()),
                                  elem_id=f"filter-{key}")
-                for key in facets.keys
+                for key in page.facets.keys
             }
             k = gr.Slider(1, config.APP_MAX_RESULTS, value=10, step=1, label="Results", elem_id="results-count")
             variant = gr.Radio(list(variants.names()), value=variants.DEFAULT, label="Ranking", elem_id="ranking")
@@ -141,14 +144,15 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
         status = gr.Markdown(HINT, elem_id="status")
         share = gr.Textbox(label="Link to this search", interactive=False, buttons=["copy"], elem_id="share")
 
-        widgets = [query, source, *dropdowns.values(), k, variant]
+        widgets = [query, index, source, *dropdowns.values(), k, variant]
         drawn = itertools.count()  # numbers each answer drawn, for the page's script to tell them apart
 
         def request_of(values: tuple[Any, ...]) -> SearchRequest:
-            text, sources, *rest = values
+            text, name, sources, *rest = values
             chosen = dict(zip(dropdowns, rest[: len(dropdowns)]))
             filters = {key: list(v) for key, v in {"source": sources, **chosen}.items() if v}
-            return SearchRequest(query=text or "", filters=filters, k=int(rest[-2]), variant=rest[-1])
+            return SearchRequest(query=text or "", filters=filters, k=int(rest[-2]), variant=rest[-1],
+                                 index=name or "")
 
         def shown_and_status(result: dict[str, Any] | None, line: str, notes: list[str]) -> tuple[Any, str, str]:
             """The page's state, its message line and its URL: the results' heading goes with the
@@ -161,10 +165,11 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
             request, notes = page.check(request_of(values))
             return shown_and_status(*page.run(request, session_id), notes)
 
-        def on_sources(sources: list[str], *chosen: list[str]) -> list[Any]:
-            """The other lists keep the values the chosen sources have (their choices come
-            when they are opened)."""
-            kept = (facets.split(key, values or [], sources or [])[0] for key, values in zip(dropdowns, chosen))
+        def on_sources(name: str, sources: list[str], *chosen: list[str]) -> list[Any]:
+            """The other lists keep the values the chosen index and sources have (their choices
+            come when they are opened)."""
+            shown_facets = page.view(name).facets
+            kept = (shown_facets.split(key, values or [], sources or [])[0] for key, values in zip(dropdowns, chosen))
             return [gr.update(choices=values, value=values) for values in kept]
 
         def on_load(session_id: str | None, request: gr.Request) -> list[Any]:
@@ -176,15 +181,15 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
             asked, more = page.check(asked)
             values = [asked.filters.get(key, []) for key in dropdowns]
             return [
-                session_id, asked.query, asked.filters.get("source", []),
+                session_id, asked.query, asked.index or page.default, asked.filters.get("source", []),
                 *(gr.update(choices=chosen, value=chosen) for chosen in values),
                 asked.k, asked.variant, *shown_and_status(*page.run(asked, session_id), notes + more),
             ]
 
         for key, dropdown in dropdowns.items():
-            dropdown.focus(partial(_choices, facets, key), [source], [dropdown], api_visibility="private",
+            dropdown.focus(partial(_choices, page, key), [index, source], [dropdown], api_visibility="private",
                            show_progress="hidden")
-        for dropdown in (source, *dropdowns.values()):
+        for dropdown in (index, source, *dropdowns.values()):
             dropdown.select(None, js=_CLOSE_LIST)
         outputs = [shown, status, share]
         search_args = dict(fn=on_search, inputs=[session, *widgets], outputs=outputs, api_visibility="private",
@@ -193,9 +198,9 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
             [query.submit, go.click, *(d.input for d in dropdowns.values()), k.release, variant.input],
             **search_args,
         ).then(None, share, share, js=_SHOW_URL)
-        source.input(on_sources, [source, *dropdowns.values()], list(dropdowns.values()), api_visibility="private").then(
-            **search_args
-        ).then(None, share, share, js=_SHOW_URL)
+        for changed in (index, source):
+            changed.input(on_sources, [index, source, *dropdowns.values()], list(dropdowns.values()),
+                          api_visibility="private").then(**search_args).then(None, share, share, js=_SHOW_URL)
         blocks.load(
             on_load, inputs=[session], outputs=[session, *widgets, *outputs], api_visibility="private"
         ).then(None, share, share, js=_SHOW_URL)
@@ -223,9 +228,9 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
     return blocks
 
 
-def _choices(facets: Facets, key: str, sources: list[str] | None) -> Any:
-    """The values a filter list offers, for the chosen sources (all when none is chosen)."""
-    return gr.update(choices=facets.choices(key, sources or []))
+def _choices(page: SearchPage, key: str, name: str, sources: list[str] | None) -> Any:
+    """The values a filter list offers, for the chosen index and sources (all when none is chosen)."""
+    return gr.update(choices=page.view(name).facets.choices(key, sources or []))
 
 
 def _voter(page: SearchPage, result_id: str, value: int) -> Callable[..., tuple[Any, Any, str]]:

@@ -9,7 +9,8 @@ page as literal text:
 - math spans are found exactly as Gradio's Markdown finds them (each delimiter in turn, the
   shortest span, before Markdown runs), and HTML-escaped; KaTeX renders them without `trust`,
   so `\\href{javascript:...}` stays inert;
-- Lean code goes in `<pre><code>`, which KaTeX skips;
+- Lean code, and a docstring's code blocks and spans, go in `<pre><code>` or `<code>`, which
+  KaTeX skips; a `$` in a docstring's code is code, as doc-gen4 shows it, not a delimiter;
 - links point only to http(s) URLs or to this app's own `?id=` pages.
 
 Everything here is a pure function of a `Card`, so it is tested without a browser.
@@ -68,9 +69,13 @@ _LATEX_PROSE = re.compile(
     r"|(?P<dropped>\s*\\(?:label|index|color|vspace\*?|hspace\*?)\{[^{}]*\}"
     r"|\\(?:medskip|smallskip|bigskip|noindent)\b\s*)"
 )
-#: Markdown code spans, links, bold and emphasis in Lean docstrings.
+#: Code in a Lean docstring: a fenced block (from a line opening with ``` to one closing it)
+#: or a code span. Markdown reads code before anything else and doc-gen4's math skips it, so a
+#: `$` in it is code (Lean's `q($x + $y)`, `'$'` in an example), never a math delimiter.
+_DOC_CODE = re.compile(r"^[ \t]*```[^\n]*\n(?P<block>[\s\S]*?)(?:^[ \t]*```[ \t]*$|\Z)|`(?P<span>[^`\n]+)`", re.M)
+#: Markdown links, bold and emphasis in Lean docstrings (code is taken out first: `_DOC_CODE`).
 _DOC_MARKUP = re.compile(
-    r"`(?P<code>[^`\n]+)`|\[(?P<link>[^\]\n]+)\]\((?P<url>[^()\s]+)\)"
+    r"\[(?P<link>[^\]\n]+)\]\((?P<url>[^()\s]+)\)"
     r"|\*\*(?P<bf1>[^*\n]+)\*\*|(?<![\w*])\*(?P<it1>[^*\n]+)\*(?![\w*])"
 )
 _INDENT = re.compile(r"\n[ \t]+")
@@ -138,55 +143,80 @@ def math_markdown(
 ) -> str:
     """Markdown for text with LaTeX math: math kept for KaTeX, the rest literal.
 
-    `markdown` says the text is Markdown (Lean docstrings): `` `x` ``, `[text](https://...)`,
-    `**x**` and `*x*` are read; otherwise it is LaTeX, whose own markup is read (and backticks
-    are quotes), a `\\ref` to a label of `refs` becoming a link to that record. Text beyond
-    `limit` characters is cut at a segment boundary.
+    `markdown` says the text is Markdown (Lean docstrings): code blocks, `` `x` ``,
+    `[text](https://...)`, `**x**` and `*x*` are read; otherwise it is LaTeX, whose own markup is
+    read (and backticks are quotes), a `\\ref` to a label of `refs` becoming a link to that
+    record. Text beyond `limit` characters is cut at a segment boundary.
     """
     out = []
-    for kind, piece in _pieces(text, limit):
+    for kind, piece in _pieces(text, limit, markdown):
         if kind == "math":
             out.append(html.escape(piece, quote=False))
         elif kind == "prose":
             out.append(_prose(piece, markdown, refs or {}))
+        elif kind == "code":
+            out.append(_code(piece))
         else:
             out.append(" …")
     return "".join(out).strip()
 
 
-def math_spans(text: str, limit: int) -> list[str]:
+def math_spans(text: str, limit: int, markdown: bool = False) -> list[str]:
     """The math spans of `text` that `math_markdown` leaves for KaTeX, delimiters included
     (cleaned: search/ui/katex.py)."""
-    return [piece for kind, piece in _pieces(text, limit) if kind == "math"]
+    return [piece for kind, piece in _pieces(text, limit, markdown) if kind == "math"]
 
 
-def _pieces(text: str, limit: int) -> list[tuple[str, str]]:
-    """`text` as ("math", span) and ("prose", text) pieces, in order, found as Gradio finds
-    them, up to `limit` characters; a last ("cut", "") when the rest is left out."""
+def _pieces(text: str, limit: int, markdown: bool = False) -> list[tuple[str, str]]:
+    """`text` as ("math", span), ("prose", text) and, in Markdown, ("code", code) pieces, in
+    order, found as Gradio finds them, up to `limit` characters; a last ("cut", "") when the
+    rest is left out. Math is looked for only outside code."""
+    text = text.replace("\x00", "").replace(DOLLAR, "")
+    found: list[tuple[str, str]] = []
+    at = 0
+    for code in _DOC_CODE.finditer(text) if markdown else ():
+        found += _math_and_prose(text[at:code.start()])
+        found.append(("code", code.group(0)))
+        at = code.end()
+    found += _math_and_prose(text[at:])
+    pieces: list[tuple[str, str]] = []
+    used = 0
+    for kind, piece in found:
+        if kind == "prose" and used + len(piece) > limit:
+            return [*pieces, ("prose", piece[: max(0, limit - used)].replace(DOLLAR, "\\$")), ("cut", "")]
+        if used + len(piece) > limit:
+            return [*pieces, ("cut", "")]
+        used += len(piece)
+        if kind == "math":
+            piece = clean_math(piece)
+        elif kind == "prose":
+            piece = piece.replace(DOLLAR, "\\$")
+        pieces.append((kind, piece))
+    return pieces
+
+
+def _math_and_prose(text: str) -> list[tuple[str, str]]:
+    """`text` (no code in it) as ("math", span as written) and ("prose", text) pieces: spans
+    found as Gradio finds them, each delimiter in turn, after `prepare`."""
     spans: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
         spans.append(match.group(0))
         return f"\x00{len(spans) - 1}\x00"
 
-    held = prepare(text.replace("\x00", "").replace(DOLLAR, ""))
+    held = prepare(text)
     for pattern in _MATH:
         held = pattern.sub(hold, held)
-    pieces: list[tuple[str, str]] = []
-    used = 0
-    for i, piece in enumerate(_PLACEHOLDER.split(held)):
-        if i % 2:
-            math = _restore(spans[int(piece)], spans)
-            if used + len(math) > limit:
-                return [*pieces, ("cut", "")]
-            pieces.append(("math", clean_math(math)))
-            used += len(math)
-        elif used + len(piece) > limit:
-            return [*pieces, ("prose", piece[: max(0, limit - used)].replace(DOLLAR, "\\$")), ("cut", "")]
-        else:
-            pieces.append(("prose", piece.replace(DOLLAR, "\\$")))
-            used += len(piece)
-    return pieces
+    return [("math", _restore(spans[int(piece)], spans)) if i % 2 else ("prose", piece)
+            for i, piece in enumerate(_PLACEHOLDER.split(held)) if i % 2 or piece]
+
+
+def _code(code: str) -> str:
+    """A docstring's code block or code span as HTML code, its text literal."""
+    block = _DOC_CODE.fullmatch(code)
+    if block is not None and block.group("block") is not None:
+        return f"\n\n<pre><code>{literal(block.group('block'))}</code></pre>\n\n"
+    return f"<code>{literal(code[1:-1])}</code>"
 
 
 def _restore(math: str, spans: list[str]) -> str:
@@ -211,8 +241,6 @@ def _prose(text: str, markdown: bool, refs: Mapping[str, Related]) -> str:
 def _markup(match: re.Match[str], refs: Mapping[str, Related]) -> str:
     """The HTML for one piece of markup; its text is literal, its links http(s) or ours."""
     found = {k: v for k, v in match.groupdict().items() if v is not None}
-    if "code" in found:
-        return f"<code>{literal(found['code'])}</code>"
     if "link" in found:
         target = safe_url(found["url"])
         if target is None:
@@ -354,7 +382,7 @@ def card_math(s: Statement) -> list[str]:
     """Every math span the card of `s` leaves for KaTeX, as KaTeX gets it
     (`python -m search.ui.math_check` renders them all)."""
     spans = [] if s.formal else math_spans(s.statement, STATEMENT_CHARS)
-    return spans + (math_spans(s.doc, DOC_CHARS) if _doc_shown(s) else [])
+    return spans + (math_spans(s.doc, DOC_CHARS, markdown=s.formal) if _doc_shown(s) else [])
 
 
 def _doc_shown(s: Statement) -> bool:

@@ -11,14 +11,19 @@ a card hands a span to KaTeX, `clean_math` rewrites what KaTeX cannot take:
 - an `\\xymatrix` commutative diagram becomes an `array` with its arrows (`xymatrix_array`);
 - a `bussproofs` proof tree (`\\AxiomC`, `\\UnaryInfC`, ...) becomes nested fractions;
 - a TikZ picture, a `tabular` or a `\\Qcircuit` becomes a note to see the source;
+- a `\\raisebox` around a sized delimiter (`\\bigg\\}`, which KaTeX has in math only) is
+  its body as math;
 - several equation tags in one display sit beside their rows as `\\qquad(...)`;
+- a symbol KaTeX has for text only (`\\ss`, `\\ae`; TeX prints them in math too) is set in
+  `\\text`;
 - any other command that KaTeX does not know (an author's macro the corpus left unexpanded),
   or a KaTeX colour command without its argument, is written as its name in roman type, and
   unbalanced braces are balanced.
 
 `prepare` runs first, on the whole text, so that Gradio finds the spans the author meant:
 escaped dollars, `\\\\[1ex]`, `\\mathchoice` and math inside `\\text` inside math would
-otherwise open or close spans.
+otherwise open or close spans. Open Logic's conditional text (`\\iftag{FOL}{A}{B}`, in prose
+and in math alike) is resolved there too, to the branch its default build prints.
 
 Which commands KaTeX knows is read from the KaTeX that the page loads: the `auto-render`
 module among the installed gradio package's frontend assets (`python -m search.ui.math_check`
@@ -59,6 +64,10 @@ _FONT_ARGUMENT = re.compile(
     r"\\(overline|underline|bar|dot|ddot|hat|tilde|vec|widehat|widetilde|mathbb|mathcal|mathfrak|mathrm|mathbf)"
     r"\s*(\\(?:mathbb|mathcal|mathfrak|mathrm|mathbf|mathsf|mathit)\s*(?:[A-Za-z0-9]|\{[^{}]*\}))"
 )
+#: `\\raisebox{1ex}{\\bigg\\}}` in math: the box's body is text, where TeX's sized delimiters
+#: make math of their own and KaTeX's cannot stand; such a body is typeset as math, unraised.
+_RAISEBOX = re.compile(r"\\raisebox\s*\{[^{}]*\}\s*(?:\[[^\[\]{}]*\]\s*){0,2}(?=\{)")
+_SIZED_DELIMITER = re.compile(r"\\[bB]igg?[lrm]?(?![A-Za-z])")
 #: A super- or subscript with nothing after it (`a ^ $`).
 _EMPTY_SCRIPT = re.compile(r"(?<!\\)([\^_])\s*(?=\$|\\\]|\\\)|\}|$)")
 #: Equation tags: KaTeX takes one per display and reads it as text; several (one per row of
@@ -75,6 +84,21 @@ _PROOF_COMMAND = re.compile(
     r"insertBetweenHyps|LeftSubproofLabel|RightSubproofLabel|doubleLine|singleLine|noLine|dottedLine)(?![A-Za-z])"
 )
 _PREMISES = {"Axiom": 0, "Unary": 1, "Binary": 2, "Trinary": 3, "Quaternary": 4, "Quinary": 5, "Deduce": 1}
+#: Open Logic's selective typesetting, `\\iftag{tags}{text if a tag is on}{text if none is}`
+#: (its sty/open-logic-selective.sty, after the `tagging` package): a card shows the text its
+#: default build prints, with the tags that open-logic-config.sty turns on and off. `notX` is
+#: on when `X` is off; a tag neither list names is off.
+_IFTAG = re.compile(r"\\iftag(?![A-Za-z])")
+_TAGS_ON = frozenset({
+    "prvNot", "prvOr", "prvAnd", "prvIf", "prvIff", "prvTrue", "prvFalse", "prvEx", "prvAll", "prvBox",
+    "prvDiamond", "limitClause", "tagTrue", "TMs", "lambda", "prfSC", "prfND", "prfAX", "prfTab", "FOL",
+    "cmplCCS", "cmplMCS", "novice", "math", "compsci", "phil",
+})
+_TAGS_OFF = frozenset(
+    prefix + operator
+    for prefix in ("def", "prob")
+    for operator in ("Not", "Or", "And", "If", "Iff", "True", "False", "Ex", "All", "Box", "Diamond")
+)
 
 
 def auto_render_script() -> Path:
@@ -102,15 +126,34 @@ def known_commands() -> frozenset[str]:
     return frozenset(re.findall(r"[`\"']\\\\([A-Za-z]+)[`\"'](?!:)", source)) | _WRITTEN
 
 
+@lru_cache(maxsize=1)
+def text_symbols() -> frozenset[str]:
+    """Symbols KaTeX defines for text mode only (`\\ss`, `\\ae`, `\\textbackslash`): in math
+    it draws them in red where TeX prints them, so a card sets them in `\\text`. KaTeX's symbol
+    table is calls `define(mode, font, group, character, name)`, whose mode is a variable
+    holding "math" or "text"; accents (group "accent-token") take an argument and are left
+    out."""
+    source = auto_render_script().read_text(encoding="utf-8")
+    values = dict(re.findall(r"([\w$]+)=`(math|text|accent-token)`", source))
+    calls = re.findall(r"[\w$]+\(([\w$]+),[\w$]+,([\w$]+),`(?:[^`\\]|\\.)*`,`\\\\([A-Za-z]+)`", source)
+    modes: dict[str, set[str]] = {}
+    for mode, group, name in calls:
+        if values.get(group) != "accent-token":
+            modes.setdefault(name, set()).add(values.get(mode, ""))
+    return frozenset(name for name, found in modes.items() if found == {"text"})
+
+
 def prepare(text: str) -> str:
     """Text with math, made ready for its math to be found as Gradio finds it (the first `$`
-    after a `$` closes a span): an escaped dollar `\\$` becomes `DOLLAR`, which is no
-    delimiter (`clean_math` and the cards' prose put it back), and
-    `\\mathchoice{display}{text}{script}{scriptscript}` its display form, in which a
-    `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
+    after a `$` closes a span): Open Logic's `\\iftag` conditionals become the branch its
+    default build prints (`tags_resolved`), whose math alone is then found; an escaped
+    dollar `\\$` becomes `DOLLAR`, which is no delimiter (`clean_math` and the cards' prose
+    put it back), and `\\mathchoice{display}{text}{script}{scriptscript}` its display form,
+    in which a `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
     read as the `\\[` opening display math, is dropped; math inside text inside math
     (`$\\{x : \\text{$x$ is odd}\\}$`), whose inner `$` would close the outer span, is taken
     out of the text (`\\text{}x\\text{ is odd}`)."""
+    text = tags_resolved(text)
     text = re.sub(r"(?<!\\)((?:\\\\)*)\\\$", lambda m: m.group(1) + DOLLAR, text)
     text = _SPACED_BREAK.sub(r"\\\\", text)
     text = _replace_groups(text, _TEXT_GROUP, _math_out_of_text)
@@ -127,6 +170,25 @@ def prepare(text: str) -> str:
     return "".join(out) + text[at:]
 
 
+def tags_resolved(text: str) -> str:
+    """Each `\\iftag{tags}{then}{else}` replaced by the branch Open Logic's default build
+    prints (`_TAGS_ON`): `then` when one of its comma-separated tags is on, else `else`;
+    a branch's own `\\iftag`s are resolved in turn."""
+    at = 0
+    while (match := _IFTAG.search(text, at)) is not None:
+        tags, end = _argument(text, match.end())
+        then, end = _argument(text, end)
+        otherwise, end = _argument(text, end)
+        on = any(_tag_on(tag.strip()) for tag in tags.split(","))
+        text = text[:match.start()] + (then if on else otherwise) + text[end:]
+        at = match.start()
+    return text
+
+
+def _tag_on(tag: str) -> bool:
+    return tag in _TAGS_ON or (tag.startswith("not") and tag[3:] in _TAGS_OFF)
+
+
 def _math_out_of_text(body: str) -> str:
     """`\\text{A $x$ B}` as `\\text{A }x\\text{ B}` (dollars that do not pair are dropped)."""
     pieces = re.split(r"(?<!\\)\$", body)
@@ -141,6 +203,7 @@ def clean_math(span: str) -> str:
     text = _PICTURE.sub(lambda m: r"\text{[" + m.group(1) + " picture: see the source]}", text)
     text = _replace_groups(text, _CIRCUIT, lambda _: r"\text{[Qcircuit picture: see the source]}")
     text = _FONT_ARGUMENT.sub(r"\\\1{\2}", text)
+    text = _delimiters_unboxed(text)
     text = _EMPTY_SCRIPT.sub(r"\1{}", text)
     text = _ARRAY_SPACING.sub("", text)
     text = _DROPPED.sub("", text)
@@ -156,6 +219,22 @@ def clean_math(span: str) -> str:
         text = proof_tree(text)
     text = _COMMAND.sub(_known_or_named, text)
     return _balanced(text if text.startswith("$") else _bare_dollars_dropped(text))
+
+
+def _delimiters_unboxed(text: str) -> str:
+    """Each `\\raisebox{...}{body}` whose body holds a sized delimiter (`\\bigg\\rbrace`) and no
+    `$` replaced by `{body}`: math, as TeX sets the delimiter, without the small raise (a `$`
+    put around it instead would end a `$...$` span early in Gradio's Markdown)."""
+    out, at = [], 0
+    for match in _RAISEBOX.finditer(text):
+        end = _group_end(text, match.end())
+        if match.start() < at or end is None:
+            continue
+        body = text[match.end() + 1:end - 1]
+        if _SIZED_DELIMITER.search(body) and "$" not in body:
+            out.append(text[at:match.start()] + "{" + body + "}")
+            at = end
+    return "".join(out) + text[at:]
 
 
 def _tag_beside(body: str) -> str:
@@ -179,6 +258,8 @@ def _known_or_named(match: re.Match[str]) -> str:
     if name is None:
         return match.group(0)
     bare_colour = name in colour_commands() and not re.match(r"\s*\{", match.string[match.end():])
+    if name in text_symbols() and not match.string.endswith("\\text{", 0, match.start()):
+        return r"\text{" + match.group(0) + "}"
     if name in known_commands() and not bare_colour:
         return match.group(0)
     return r"\textrm{" + name + "}"

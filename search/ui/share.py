@@ -1,7 +1,8 @@
 """A search as a URL query string and back, so that a result page can be shared.
 
 `?q=mul+comm&source=mathlib&kind=theorem&k=20&variant=rrf` reruns a search on page load;
-`?id=mathlib:mul_comm` shows one record (where the links on cards lead). Values a URL
+`?id=mathlib:mul_comm` shows one record (where the links on cards lead); `index=NAME` picks one
+of the indexes a server serves (the default when absent). Values a URL
 may carry are never trusted: the page that reads them checks each one.
 """
 
@@ -14,7 +15,7 @@ from urllib.parse import urlencode
 from search.engine.variants import DEFAULT as DEFAULT_VARIANT
 
 #: Query-string keys that are not filters.
-QUERY, RECORD, COUNT, VARIANT = "q", "id", "k", "variant"
+QUERY, RECORD, COUNT, VARIANT, INDEX = "q", "id", "k", "variant", "index"
 
 
 @dataclass
@@ -26,13 +27,16 @@ class SearchRequest:
     k: int = 10
     variant: str = DEFAULT_VARIANT
     record: str = ""
+    #: The index's name on a server with several ("": the default).
+    index: str = ""
 
 
 def to_query_string(request: SearchRequest, default_k: int = 10) -> str:
     """`?...` for the request; defaults are left out, filters keep their order."""
+    chosen = [(INDEX, request.index)] if request.index else []
     if request.record:
-        return "?" + urlencode({RECORD: request.record})
-    pairs: list[tuple[str, str]] = [(QUERY, request.query)]
+        return "?" + urlencode([(RECORD, request.record), *chosen])
+    pairs: list[tuple[str, str]] = [(QUERY, request.query), *chosen]
     for key, values in request.filters.items():
         pairs.extend((key, v) for v in values)
     if request.k != default_k:
@@ -57,6 +61,8 @@ def from_pairs(pairs: Iterable[tuple[str, str]], filter_keys: Iterable[str]) -> 
             request.record = value
         elif key == VARIANT:
             request.variant = value
+        elif key == INDEX:
+            request.index = value
         elif key == COUNT:
             try:
                 request.k = int(value)

@@ -74,6 +74,9 @@ def test_corpus_html_and_script_render_as_text(page, server) -> None:  # type: i
     assert page.locator(".ts-card script, .ts-card img, .ts-card iframe").count() == 0
     assert page.locator("a[href^='javascript'], a[href^='JAVASCRIPT']").count() == 0
     assert page.locator(".ts-card .katex").count() >= 2  # the math ($a<b$, $$\sum$$) is typeset
+    # A docstring's code block is code: its dollars pair into no math, its script stays text.
+    assert "#eval f '$' '$' <script>window.__xss = 15</script>" in page.inner_text(".ts-doc pre code")
+    assert page.locator(".ts-card .katex-error").count() == 0
     page.wait_for_timeout(500)
     assert page.evaluate("window.__xss") is None and page.dialogs == []
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from search.record import read_parquet
-from search.ui.cards import card_math
+from search.ui.cards import card_math, math_spans
 from search.ui.math_check import check, main, typeset_errors
 from tests.browser.conftest import CHROMIUM
 
@@ -42,3 +42,27 @@ def test_the_fixture_books_math_fails_as_written_and_renders_cleaned(ui_index_di
     assert len(card_math(book)) == 5
     assert main(["--index", str(ui_index_dir)]) == 0
     assert '"failing": 0' in capsys.readouterr().out
+
+
+
+def test_spans_katex_refuses_as_written_are_typeset_as_cards_hand_them_over() -> None:
+    written = [
+        # Open Logic's conditional row in an align (its default build prints the row)
+        "\\begin{align*}\n  \\tag{\\Ax{K}} & \\Box p,\n  \\iftag{prvDiamond}{\\\\\n  \\tag{\\Dual} & \\Diamond p}{}\n"
+        "\\end{align*}",
+        "\\[ 2^{x}\\raisebox{1ex}{\\bigg\\rbrace}\n\\raisebox{1ex}{\\text {$y$ $2$'s}}\\]",  # a raised delimiter
+        "$A \\to colim_n \\ss A_n$",  # text-only symbols in math
+        "$\\text{Stra\\ss e} \\ae$",
+    ]
+    cleaned = [math_spans(span, 1000) for span in written]
+    assert all(len(spans) == 1 for spans in cleaned)
+    errors = typeset_errors(written + [spans[0] for spans in cleaned])
+    assert all(errors[:len(written)]), errors
+    assert errors[len(written):] == [""] * len(written), list(zip(cleaned, errors[len(written):]))
+
+
+def test_dollars_in_a_docstrings_code_make_no_math() -> None:
+    doc = "Compares.\n\n```\n#eval f '$' '$' -- true\n```\nand `q($x + $y)`."
+    assert math_spans(doc, 1000) == ["$' '$", "$x + $"]  # read as LaTeX, the code would be math
+    assert typeset_errors(["$' '$"])[0]  # KaTeX refuses that one
+    assert math_spans(doc, 1000, markdown=True) == []  # as a card reads a Lean docstring: code

@@ -182,3 +182,14 @@ def test_profile_sums_samples_per_function_without_waiting_threads(tmp_path: Pat
     assert inside["self"][0] == ["Session.run (ort.py)", 0.6] and ["argsort (numpy.py)", 0.2] in inside["self"]
     everything = profile.summarise(profile.read_stacks(raw))
     assert everything["samples"] == 40 and everything["self"][0] == ["Index.load (search/index/store.py)", 0.75]
+
+
+def test_index_memory_reports_each_index_loaded_and_the_searches(tiny_index: Path, tmp_path: Path) -> None:
+    from eval.bench import index_memory
+
+    out = tmp_path / "memory.json"
+    assert index_memory.main(["--index", f"a={tiny_index}", "--index", f"b={tiny_index}",
+                              "--queries", "3", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert [entry["index"] for entry in figures["loaded"]] == [f"a={tiny_index}", f"b={tiny_index}"]
+    assert figures["after"]["anon_mb"] > 0 and figures["search_ms"]["median"] > 0

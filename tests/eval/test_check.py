@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eval.__main__ import main
-from eval.check import CONDITIONS, README, Column, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
+from eval.check import CONDITIONS, FORMATS, README, Column, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
 
 REPORT = {
     "summary": [
@@ -44,6 +44,27 @@ def test_verdicts_compare_at_the_precision_shown_then_within_tolerance() -> None
     assert verdict(condition, "bm25.nDCG@10", {"mean": 0.4}, column) == "within tolerance"
     assert verdict(_condition({"bm25.nDCG@10": 0.3}), "bm25.nDCG@10", {"mean": 0.4}, column) == "FAIL"
     assert verdict(condition, "rrf.nDCG@10", {"mean": 0.4}, column) == "NEW"
+
+
+def test_build_times_read_as_minutes_and_seconds() -> None:
+    assert FORMATS["duration"](33.49) == "33.5 s" and FORMATS["duration"](1208.4) == "20 min 8 s"
+
+
+def test_text_values_are_shown_compared_and_stored_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "conditions.yaml"
+    path.write_text("- name: demo\n  reports: a demo\n  command: x\n  output: x.json\n  rows: [a]\n  columns:\n"
+                    "    pattern: {path: p, format: code}\n    hits: {path: h, format: names}\n")
+    demo = load_conditions(path)[0]
+    pattern, hits = demo.columns
+    measured = {"a.pattern": "|- _ < _", "a.hits": ["mul_comm", "add_comm", "Nat.mul_comm", "x"]}
+    _accept(path, [Outcome(demo, measured, 1.0)])
+    demo = load_conditions(path)[0]
+    assert demo.expected == {"a.pattern": "|- _ < _", "a.hits": ["mul_comm", "add_comm", "Nat.mul_comm", "x"]}
+    assert verdict(demo, "a.hits", ["mul_comm", "add_comm", "Nat.mul_comm"], hits) == "OK"  # the first three shown
+    assert verdict(demo, "a.hits", ["add_comm", "mul_comm", "Nat.mul_comm"], hits) == "FAIL"
+    assert verdict(demo, "a.pattern", "|- _ > _", pattern) == "FAIL"
+    assert "| `\\|- _ < _` | `mul_comm`, `add_comm`, `Nat.mul_comm` |" in rewrite(
+        "<!-- check:demo -->\n<!-- /check:demo -->", demo, measured)
 
 
 def test_the_readme_table_between_markers_is_rewritten_and_nothing_else() -> None:

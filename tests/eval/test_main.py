@@ -87,6 +87,20 @@ def test_worst_groups_rank_styles_and_topics_by_mean_ndcg() -> None:
     assert ("topic Data", 0.5, 2) in labels and ("topic Analysis", 0.5, 1) in labels
 
 
+def test_misses_write_the_weakest_groups_with_what_came_back(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
+    queries = fixtures_dir / "queries" / "mathlibqr_small.json"
+    assert main(["retrieval", "--index", str(small_index), "--queries", str(queries), "--variants", "default",
+                 "--out", str(tmp_path), "--figures", str(tmp_path)]) == 0
+    out = tmp_path / "misses.json"
+    assert main(["misses", "--index", str(small_index), "--results", str(tmp_path / "mathlibqr_small.json"),
+                 "--smallest", "1", "--groups", "3", "--json", str(out)]) == 0
+    groups = json.loads(out.read_text())["groups"]
+    assert 1 <= len(groups) <= 3 and [g["nDCG@10"] for g in groups] == sorted(g["nDCG@10"] for g in groups)
+    for group in groups:
+        assert len(group["examples"]) == min(2, group["missed"])
+        assert all(len(example["top"]) <= 3 for example in group["examples"])
+
+
 def test_lexical_parts_reindex_bm25_and_name_the_report(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
     queries = fixtures_dir / "queries" / "mathlibqr_small.json"
     common = ["retrieval", "--index", str(small_index), "--queries", str(queries), "--variants", "bm25",

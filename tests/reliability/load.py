@@ -56,6 +56,12 @@ class LoadReport:
     rss_after_mb: float = 0.0
     rss_samples_mb: list[float] = field(default_factory=list)
 
+    @property
+    def last_half_spread_mb(self) -> float:
+        """How far the memory moved over the last half of the samples (flat: near 0)."""
+        last_half = self.rss_samples_mb[len(self.rss_samples_mb) // 2:]
+        return round(max(last_half) - min(last_half), 1) if last_half else 0.0
+
 
 def request_for(client: int, step: int) -> tuple[str, str, dict[str, Any]]:
     """The step-th request of a client: (kind, method, httpx keyword arguments), cycling through
@@ -152,7 +158,7 @@ def main() -> None:
         with app_process(args.index, work / "votes.sqlite", work / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"},
                          args.workers) as app:
             report = load(app, args.clients, args.seconds, args.warmup)
-    print(json.dumps(asdict(report), indent=2))
+    print(json.dumps({**asdict(report), "last_half_spread_mb": report.last_half_spread_mb}, indent=2))
 
 
 if __name__ == "__main__":

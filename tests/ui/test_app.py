@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import app
+from search.api.indexes import DEFAULT_NAME
 from search.index.manifest import IndexLoadError
 
 
@@ -86,9 +87,10 @@ def test_the_query_box_event_answers_bad_input_with_a_message(ui_index_dir: Path
             ("a\x00b", "the query contains the control character"),
             ("  ", "Type a query"),
         ):
-            done = _search_event(base, [None, query, *filters, 10, "default"])
+            done = _search_event(base, [None, query, DEFAULT_NAME, *filters, 10, "default"])
             assert done["success"] and expected in done["output"]["data"][1], done
-        for data in ([None, "ring", *filters, "many", "default"], [None, 5, [5], *filters[1:], 10, "default"]):
+        for data in ([None, "ring", DEFAULT_NAME, *filters, "many", "default"],
+                     [None, 5, DEFAULT_NAME, [5], *filters[1:], 10, "default"]):
             done = _search_event(base, data)
             assert not done["success"] and done["output"]["error"] and "Traceback" not in json.dumps(done)
 
@@ -102,6 +104,16 @@ def test_the_page_configuration_carries_no_filter_values_but_the_sources(ui_inde
         config = client.get("/config").json()
         lists = {c["props"].get("elem_id"): c["props"] for c in config["components"] if c["type"] == "dropdown"}
         assert lists["filter-source"]["choices"]  # a handful of sources, needed to narrow the rest
-        others = {key: props["choices"] for key, props in lists.items() if key != "filter-source"}
+        assert lists["index"]["visible"] is False  # one index: nothing to choose
+        others = {key: props["choices"] for key, props in lists.items() if key not in ("filter-source", "index")}
         assert set(others) >= {"filter-kind", "filter-section"} and all(c == [] for c in others.values()), others
         assert "Tensor products" not in client.get("/").text  # a section of the fixture book
+
+
+def test_a_server_with_several_indexes_offers_them_on_the_page(ui_index_dir: Path, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    with TestClient(app.make_app([f"v1={ui_index_dir}", f"v2={ui_index_dir}"], tmp_path / "f.sqlite")) as client:
+        config = client.get("/config").json()
+        (index,) = (c["props"] for c in config["components"] if c["props"].get("elem_id") == "index")
+        assert index["visible"] is True and [c[1] for c in index["choices"]] == ["v1", "v2"] and index["value"] == "v1"

@@ -7,7 +7,7 @@ import pytest
 
 from search.record import Statement
 from search.ui.cards import (
-    Card, Related, card_markdown, lean_block, literal, math_markdown, record_href, safe_url, title,
+    Card, Related, card_markdown, lean_block, literal, math_markdown, math_spans, record_href, safe_url, title,
 )
 
 HOSTILE = (
@@ -69,6 +69,19 @@ def test_long_text_is_cut_between_pieces_never_inside_math() -> None:
     out = math_markdown("word " * 50 + "$" + "x+" * 100 + "x$ tail", limit=300)
     assert out.endswith("…") and "$" not in out.replace("&#36;", "")
     assert len(math_markdown("a" * 5000, limit=100)) < 200
+
+
+def test_code_in_a_docstring_is_code_not_math() -> None:
+    doc = ("Compares chars.\n\n```\n#eval f '$' '$' <b>x</b>\n\n#eval f 'a' 'b'\n```\n"
+           "Quote `q($x + $y)` of type `Q($α)`, where $x < y$.")
+    assert math_spans(doc, 1000, markdown=True) == ["$x < y$"]
+    out = math_markdown(doc, 1000, markdown=True)
+    assert "\n\n<pre><code>&#35;eval f &#39;<span>&#36;</span>&#39; &#39;<span>&#36;</span>&#39; &#60;b&#62;x" in out
+    assert "&#39;b&#39;\n</code></pre>\n\n" in out  # the blank line stays inside the block
+    assert "<code>q&#40;<span>&#36;</span>x &#43; <span>&#36;</span>y&#41;</code>" in out and "$x &lt; y$" in out
+    assert _tags(out) <= OUR_TAGS
+    assert math_spans("`$a$` is $b$", 1000) == ["$a$", "$b$"]  # LaTeX text has no Markdown code
+    assert math_spans("```\nno end $a$", 1000, markdown=True) == []  # an unclosed block runs to the end
 
 
 def test_lean_code_is_a_literal_code_block() -> None:

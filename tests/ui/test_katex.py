@@ -5,7 +5,10 @@ import pytest
 
 from search.ui.cards import card_math, math_markdown, math_spans
 from search.record import Statement
-from search.ui.katex import DOLLAR, clean_math, known_commands, prepare, proof_tree, xymatrix_array
+from search.ui.katex import (
+    DOLLAR, clean_math, known_commands, prepare, proof_tree, tags_resolved, text_symbols,
+    xymatrix_array,
+)
 
 
 def test_the_commands_katex_knows_are_read_from_gradios_copy() -> None:
@@ -105,3 +108,35 @@ def test_dollars_outside_any_group_of_a_display_are_dropped() -> None:
     span = "\\begin{align*}f(x) & = \\begin{cases} $1$ & \\text{if $x$} \\\\ \\fbox{$0$} & \\text{else}\\end{cases}\\end{align*}"
     assert clean_math(span) == span.replace("$1$", "1")
     assert clean_math("$a$") == "$a$"
+
+
+def test_open_logic_conditional_text_is_what_its_default_build_prints() -> None:
+    # FOL and prvDiamond are on in open-logic-config.sty, defEx and probOr off; notX is not X.
+    assert tags_resolved("every \\iftag{FOL}{structure $\\Struct{M}$}{valuation $v$} satisfies") == (
+        "every structure $\\Struct{M}$ satisfies")
+    assert tags_resolved("$\\iftag{FOL}{\\Sat{M}}{\\pSat{v}}{\\Gamma}$") == "$\\Sat{M}{\\Gamma}$"
+    assert tags_resolved("\\iftag{defEx,probOr}{a}{b} \\iftag{notprvBox,notprvDiamond}{It}{They} "
+                         "\\iftag{notdefEx}{c}{d} \\iftag{unheardOf}{e}{f}") == "b They c f"
+    nested = "\\iftag{notprobOr}{\\iftag{prvBox}{$\\Box$}{$\\Diamond$} case}{exercise}"
+    assert tags_resolved(nested) == "$\\Box$ case"
+    row = ("\\begin{align*}\n  \\tag{K} & \\Box p,\n  \\iftag{prvDiamond}{\\\\\n  \\tag{Dual} & \\Diamond p}{}\n"
+           "\\end{align*}")
+    span = math_spans(row, 1000)[0]  # the row is in the align, not in a group where `&` cannot stand
+    assert "iftag" not in span and "prvDiamond" not in span and "\\qquad(Dual) & \\Diamond p" in span
+
+
+def test_text_only_symbols_in_math_are_set_as_text() -> None:
+    symbols = text_symbols()  # read from the KaTeX Gradio ships
+    assert {"ss", "ae", "o", "i", "textbackslash", "textellipsis"} <= symbols
+    assert not {"alpha", "rbrack", "dots", "c", "v", "text"} & symbols  # math too, or accents taking an argument
+    assert clean_math("$A \\to colim_n \\ss A_n$") == "$A \\to colim_n \\text{\\ss} A_n$"
+    assert clean_math("$\\text{\\ae} \\text{Stra\\ss e}$") == "$\\text{\\ae} \\text{Stra\\text{\\ss} e}$"
+    assert math_spans("$\\$5$", 100) == ["$\\text{\\textdollar}5$"]  # what the cleaning writes stays as it is
+
+
+def test_a_raised_sized_delimiter_is_math_and_other_raised_text_stays() -> None:
+    span = "\\[ 2^{x}\\raisebox{1ex}{\\bigg\\rbrace}\n\\raisebox{1ex}{\\text{}y\\text{ }2\\text{'s}} \\]"
+    assert clean_math(span) == "\\[ 2^{x}{\\bigg\\rbrace}\n\\raisebox{1ex}{\\text{}y\\text{ }2\\text{'s}} \\]"
+    assert clean_math("$a \\raisebox{1ex}[0pt][0pt]{\\Bigl(} b$") == "$a {\\Bigl(} b$"
+    assert clean_math("\\[\\raisebox{2pt}{$\\big($} \\raisebox{1ex}{big}\\]") == (
+        "\\[\\raisebox{2pt}{$\\big($} \\raisebox{1ex}{big}\\]")  # math already, or no delimiter

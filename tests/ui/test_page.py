@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from search.api.indexes import Indexes
 from search.api.service import SearchService
 from search.engine.engine import Engine
 from search.feedback.ballot import Ballot
@@ -24,7 +25,7 @@ def service(ui_index_dir: Path) -> SearchService:
 
 @pytest.fixture()
 def page(service: SearchService, tmp_path: Path) -> SearchPage:
-    return SearchPage(service, Ballot.open(FeedbackStore(tmp_path / "votes.sqlite")))
+    return SearchPage(Indexes.single(service), Ballot.open(FeedbackStore(tmp_path / "votes.sqlite")))
 
 
 def test_search_gives_cards_a_status_and_a_shareable_url(page: SearchPage) -> None:
@@ -101,6 +102,27 @@ def test_votes_are_stored_changed_and_shown_again(page: SearchPage) -> None:
     record, _ = page.run(SearchRequest(record=first), s1)
     assert page.vote(record, s1, first, 1, "10.0.0.1") == (False, "⚠️ votes are on the results of a search")
     assert len(list(page.store.votes())) == 1
+
+
+def test_a_server_with_several_indexes_searches_and_votes_on_the_one_chosen(
+    service: SearchService, small_index: Path, tmp_path: Path
+) -> None:
+    other = SearchService.from_engine(Engine(Index.load(small_index)))
+    page = SearchPage(Indexes({"books": service, "mathlib-small": other}),
+                      Ballot.open(FeedbackStore(tmp_path / "votes.sqlite")))
+    assert page.names == ["books", "mathlib-small"] and "**Indexes:**" in page.version_markdown()
+    checked, notes = page.check(SearchRequest("ring", {"source": ["stacks"]}, index="mathlib-small"))
+    assert checked.index == "mathlib-small" and "source" not in checked.filters  # that index has no Stacks
+    assert page.check(SearchRequest("x", index="books"))[0].index == ""  # the default is left out of URLs
+    assert page.check(SearchRequest("x", index="v9"))[1] == ["no index 'v9' on this server; using books (books, mathlib-small)"]
+    session = page.ballot.session(None)
+    result, status = page.run(checked, session)
+    assert "” in mathlib&#45;small (default ranking" in status
+    assert result["index"] == "mathlib-small" and "index=mathlib-small" in result["url"]
+    assert {c["id"] for c in result["cards"]} <= {s.id for s in other.index.records}
+    assert page.vote(result, session, result["cards"][0]["id"], 1, "10.0.0.1")[0]
+    (vote,) = page.store.votes()
+    assert vote.index_version == other.index.version != service.index.version
 
 
 def test_the_page_votes_only_under_sessions_it_issued_on_results_it_served(page: SearchPage) -> None:

@@ -14,6 +14,12 @@ def test_round_trip_keeps_query_filters_count_and_variant() -> None:
     assert from_pairs(parse_qsl(urlsplit(url).query), KEYS) == (request, [])
 
 
+def test_the_index_chosen_travels_with_a_search_and_a_record() -> None:
+    for request in (SearchRequest("mul comm", index="v4.28"), SearchRequest(record="mathlib:mul_comm", index="v4.28")):
+        url = to_query_string(request)
+        assert "index=v4.28" in url and from_pairs(parse_qsl(urlsplit(url).query), KEYS) == (request, [])
+
+
 def test_defaults_are_left_out_and_a_record_page_is_its_id() -> None:
     assert to_query_string(SearchRequest("mul comm")) == "?q=mul+comm"
     assert to_query_string(SearchRequest(record="mathlib:mul_comm", query="x")) == "?id=mathlib%3Amul_comm"
