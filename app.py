@@ -1,4 +1,4 @@
-"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME] [--port N]`
+"""The search app: `python app.py [--index DIR | --index hf://datasets/OWNER/NAME | --index postgresql://...] [--port N]`
 (`--index NAME=DIR` repeated serves several indexes, the first the default).
 
 One server: the HTTP APIs at their paths and the Gradio search page at `/`. The index comes
@@ -30,6 +30,7 @@ from search import config
 from search.feedback.hub_sync import FeedbackSyncError
 from search.hub.address import HubAddressError, is_hub_address, parse_hub_address
 from search.index.manifest import IndexLoadError
+from search.index.postgres.schema import is_postgres_address
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -42,11 +43,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("app")
 
 
-def locate_index(spec: str) -> Path:
+def locate_index(spec: str) -> Path | str:
     """The local directory of an index: `spec` itself, or a Hub snapshot for `hf://[TYPE/]OWNER/NAME[@REV]`
-    (TYPE is datasets, models or spaces; a model repository when left out, as in `hf://` paths)."""
+    (TYPE is datasets, models or spaces; a model repository when left out, as in `hf://` paths); a
+    `postgresql://` address is returned as it is."""
     if not is_hub_address(spec):
-        return Path(spec)
+        return spec if is_postgres_address(spec) else Path(spec)
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
@@ -129,14 +131,14 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
     from search.api.indexes import Indexes
     from search.api.service import SearchService
     from search.engine.engine import Engine
-    from search.index.store import Index
+    from search.index.store import open_index
 
     services, tags = {}, {}
     for name, spec in named.items():
         directory = locate_index(spec)
         started = time.perf_counter()
-        engine = Engine(Index.load(directory))
-        log.info("index %s (%s) loaded in %.1f s", name, directory, time.perf_counter() - started)
+        engine = Engine(open_index(directory))
+        log.info("index %s (%s) loaded in %.1f s", name, engine.index.directory, time.perf_counter() - started)
         services[name] = SearchService.from_engine(engine)
         if is_hub_address(spec) and parse_hub_address(spec).revision:
             tags[name] = (str(parse_hub_address(spec).revision),)
@@ -234,7 +236,7 @@ index {version}. The search page is served by <code>python app.py --workers 1</c
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", action="append",
-                        help="index directory, or hf://[datasets/]OWNER/NAME[@REVISION] (default: INDEX_DIR or "
+                        help="index directory, hf://[datasets/]OWNER/NAME[@REVISION], or postgresql://...[#SCHEMA] (default: INDEX_DIR or "
                         "./index); repeat as NAME=DIR or NAME=hf://... to serve several, the first the default")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "

@@ -48,7 +48,7 @@ def _retrieval(args: argparse.Namespace) -> int:
     from search.index.build import lexical_documents
     from search.index.lexical import LexicalIndex
     from search.index.manifest import IndexLoadError
-    from search.index.store import Index
+    from search.index.store import open_index
     from search.text.views import lexical_parts
 
     from eval.report import RunInfo, headline_table, index_info, write_report
@@ -60,7 +60,7 @@ def _retrieval(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"python -m eval: {error}", file=sys.stderr)
         return 2
-    load = functools.cache(lambda: Index.load(args.index))
+    load = functools.cache(lambda: open_index(args.index))
     try:
         queries, stem, published = _queries(args.queries, load, args.fair_only)
         index = load()
@@ -131,7 +131,8 @@ def parser() -> argparse.ArgumentParser:
         "retrieval", help="metrics of labelled queries per ranking variant",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
+    retrieval.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+                           help="index directory, or postgresql://...[#SCHEMA] (python -m search load-postgres)")
     retrieval.add_argument("--queries", default=str(DEFAULT_QUERIES),
                            help="MathlibQR JSON list or JSON-lines query file, or a query set made from the "
                                 f"corpora: {', '.join(CORPUS_QUERIES)} (eval/corpus_queries.py)")

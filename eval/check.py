@@ -180,8 +180,11 @@ class Condition:
             for column in self.columns:
                 yield f"{row.key}.{column.title}", row, column, column.path.format(row=row.key)
 
-    def command_line(self, row: Row, out: Path, index: Path) -> list[str]:
-        fields = {"out": str(out), "index": str(index), "shared": str(config.SHARED_DIR)}
+    def command_line(self, row: Row, out: Path, index: Path, postgres: str = "") -> list[str]:
+        """The row's command; `{postgres}` is the address of a PostgreSQL server holding the
+        index (`--postgres`), which only the PostgreSQL backend's conditions need."""
+        fields = {"out": str(out), "index": str(index), "shared": str(config.SHARED_DIR),
+                  "postgres": postgres or "{postgres}"}
         parts = shlex.split(self.command.replace("{args}", row.args))
         return [part.format(**fields) for part in parts]
 
@@ -243,13 +246,17 @@ class Runner:
 
     out: Path
     index: Path
+    postgres: str = ""
     done: dict[tuple[str, ...], tuple[Any, float, str]] = field(default_factory=dict)
 
     def data(self, condition: Condition, row: Row) -> tuple[Any, float, str]:
         """(decoded output, seconds, error) of the row's command line."""
         folder = self.out / condition.name / (row.key if "{args}" in condition.command else "")
-        command = condition.command_line(row, folder, self.index)
-        key = tuple(condition.command_line(row, Path("{out}"), self.index)) + (condition.output,)
+        command = condition.command_line(row, folder, self.index, self.postgres)
+        key = tuple(condition.command_line(row, Path("{out}"), self.index, self.postgres)) + (condition.output,)
+        if "{postgres}" in command:
+            return None, 0.0, ("needs --postgres DSN: a PostgreSQL server holding the index "
+                               "(README, 'PostgreSQL backend')")
         if key not in self.done:
             folder.mkdir(parents=True, exist_ok=True)
             print(f"  $ {shlex.join(command)}", flush=True)
@@ -357,7 +364,7 @@ def _check(args: argparse.Namespace) -> int:
     failed = False
     outcomes = []
     text = readme.read_text(encoding="utf-8")
-    runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index))
+    runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index), args.postgres)
     for condition in conditions:
         print(f"{condition.name}: {condition.reports}", flush=True)
         outcome = runner.run(condition)
@@ -390,6 +397,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--dry-run", action="store_true", help="list the conditions and their commands; run nothing")
     check.add_argument("--accept", action="store_true", help="store the values measured as the expected ones")
     check.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="the index {index} stands for")
+    check.add_argument("--postgres", default="", metavar="DSN",
+                       help="the PostgreSQL server {postgres} stands for (python -m search postgres-local DIR prints one)")
     check.add_argument("--out", help="keep each command's output under OUT/NAME (default: a temporary directory)")
     check.add_argument("--conditions", default=str(CONDITIONS), help="the conditions file")
     check.add_argument("--readme", default=str(README), help="the file whose marked tables are rewritten")

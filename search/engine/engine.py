@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import pyarrow.compute as pc
@@ -20,6 +20,7 @@ from search.engine.names import NameTable, TitleTable, spelled_names
 from search.engine.query import ParsedQuery, parse_query
 from search.engine.ranking import Ranking
 from search.engine.stages import Signals, StageContext
+from search.index.signals import Selection, no_lexical_scores
 from search.index.store import Index
 from search.record import Statement
 from search.text.tokenize import name_tokens, tokenize
@@ -97,12 +98,12 @@ class Engine:
         with clock("parse"):
             parsed = parse_query(query)
         with clock("filters"):
-            allowed = self._mask(filters) if filters else None
-        signals, bm25 = self._signals(parsed, ranking, allowed, max(ranking.candidates, k * 4), clock)
+            selection = self._select(filters) if filters else None
+        signals, bm25 = self._signals(parsed, ranking, selection, max(ranking.candidates, k * 4), clock)
         with clock("fusion"):
             fused = fuse(ranking, StageContext(parsed, signals, self.index, bm25))
         with clock("grouping"):
-            return self._collapse(fused, signals, k, allowed)
+            return self._collapse(fused, signals, k, None if selection is None else selection.mask)
 
     def resolve(self, variant: Ranking | str | None) -> Ranking:
         """The ranking a search asks for (`variants.UnknownVariant` for an unknown name)."""
@@ -110,13 +111,13 @@ class Engine:
         return variant if isinstance(variant, Ranking) else variants.get(variant)
 
     def _signals(
-        self, parsed: ParsedQuery, ranking: Ranking, allowed: np.ndarray | None, depth: int, clock: "_Stopwatch"
-    ) -> tuple[Signals, np.ndarray]:
-        """Ranked (positions, scores) per signal, each restricted to `allowed`, and the
-        BM25+ score of every record (for stages that re-score other signals' candidates)."""
+        self, parsed: ParsedQuery, ranking: Ranking, selection: Selection | None, depth: int, clock: "_Stopwatch"
+    ) -> tuple[Signals, Callable[[np.ndarray], np.ndarray]]:
+        """Ranked (positions, scores) per signal, each restricted to `selection`, and the
+        query's BM25+ score of any records (for stages that re-score other signals' candidates)."""
         index = self.index
         out: Signals = {}
-        bm25_full = np.zeros(len(index.records), dtype=np.float32)
+        allowed = None if selection is None else selection.mask
         with clock("name"):
             exact = [
                 p for p in index.by_name.get(parsed.text.lower(), []) if allowed is None or allowed[p]
@@ -133,7 +134,7 @@ class Engine:
                 out["spelled"] = self._ranked_names(spelled, allowed, depth)
             if parsed.kind == "substring":
                 out["substring"] = self._substring(parsed.substrings, allowed, depth)
-                return out, bm25_full
+                return out, no_lexical_scores
             if parsed.kind == "name":
                 name = parsed.text.lower()
                 out["prefix"] = self._ranked_names(self.name_table.with_prefix(name), allowed, depth)
@@ -142,14 +143,15 @@ class Engine:
                     out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
             words = tokenize(parsed.plain if ranking.latex_as_text else parsed.text)
-            bm25_full = index.lexical.scores(words)
-            out["bm25"] = _top(bm25_full, allowed, depth)
-            out["names"] = _top(index.names.scores(words + name_tokens(parsed.text)), allowed, depth)
+            main = index.lexical.rank(words, depth, selection)
+            out["bm25"] = (main.positions, main.scores)
+            names = index.names.rank(words + name_tokens(parsed.text), depth, selection)
+            out["names"] = (names.positions, names.scores)
         with clock("embed"):
             vector = index.embedder.encode([parsed.text])[0]
         with clock("dense"):
-            out["dense"] = index.dense.search(vector, depth, allowed)
-        return out, bm25_full
+            out["dense"] = index.dense.rank(vector, depth, selection)
+        return out, main.score_of
 
     def _substring(
         self, needles: tuple[str, ...], allowed: np.ndarray | None, depth: int
@@ -226,16 +228,20 @@ class Engine:
             if len(best) >= k:
                 return
 
-    def _mask(self, filters: Mapping[str, Any]) -> np.ndarray:
-        """Boolean mask of records matching every filter (a list value means any of them)."""
+    def _select(self, filters: Mapping[str, Any]) -> Selection:
+        """The records matching every filter (a list value means any of them), as a boolean
+        mask and as the filters' texts per record field and metadata key."""
         mask = np.ones(len(self.index.records), dtype=bool)
+        columns: dict[str, tuple[str, ...]] = {}
+        meta: dict[str, tuple[str, ...]] = {}
         for key, wanted in filters.items():
             if wanted in (None, "", [], ()):
                 continue
             values = {str(v) for v in (wanted if isinstance(wanted, (list, tuple, set)) else [wanted])}
             names, codes = self._column(key)
             mask &= np.isin(codes, [code for code, name in enumerate(names) if name in values])
-        return mask
+            (columns if key in RECORD_FILTERS else meta)[key] = tuple(sorted(values))
+        return Selection(mask, columns, meta)
 
     def _column(self, key: str) -> tuple[np.ndarray, np.ndarray]:
         """One filter key over every record, a record field (`RECORD_FILTERS`) or else a
@@ -278,16 +284,3 @@ class _Stopwatch:
             elapsed = time.perf_counter() - self._start
             self.timings[self._stage] = self.timings.get(self._stage, 0.0) + elapsed
 
-
-def _top(scores: np.ndarray, allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions and scores of the best `depth` positive scores inside `allowed`.
-
-    Only the positive entries are ranked (a query's terms reach a few thousand records, not
-    the 300k that a full partition would sort through)."""
-    candidates = np.flatnonzero(scores > 0)
-    if allowed is not None:
-        candidates = candidates[allowed[candidates]]
-    if len(candidates) > depth:
-        candidates = candidates[np.argpartition(-scores[candidates], depth - 1)[:depth]]
-    best = candidates[np.argsort(-scores[candidates], kind="stable")]
-    return best.astype(np.int64), scores[best].astype(np.float32)

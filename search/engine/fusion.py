@@ -48,7 +48,7 @@ def leanexplore(ranking: Ranking, context: StageContext) -> dict[int, float]:
         return {}
     total = (
         ranking.weight("dense") * _minmax(sims.astype(np.float64))
-        + ranking.weight("bm25") * _minmax(context.bm25[positions].astype(np.float64))
+        + ranking.weight("bm25") * _minmax(context.bm25(positions).astype(np.float64))
         + ranking.weight("pagerank") * _minmax(context.index.pagerank[positions].astype(np.float64))
     )
     return {int(p): float(s) for p, s in zip(positions, total)}

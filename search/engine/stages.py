@@ -29,9 +29,9 @@ class StageContext:
     query: "ParsedQuery"
     signals: Signals
     index: "Index"
-    #: The BM25+ score of every record (zero where the query's words do not occur), for
-    #: re-scoring candidates that another signal found.
-    bm25: np.ndarray
+    #: The query's BM25+ score of the records at some positions (zero where its words do not
+    #: occur), for re-scoring candidates that another signal found.
+    bm25: Callable[[np.ndarray], np.ndarray]
 
 
 class Stage(Protocol):

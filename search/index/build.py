@@ -133,6 +133,11 @@ def lexical_documents(statements: Sequence[Statement], parts: Sequence[str] = LE
     return [tokenize(lexical_text(s, fields.get(s.id, ()), parts)) for s in statements]
 
 
+def name_documents(statements: Sequence[Statement]) -> list[list[str]]:
+    """The token lists of the names BM25+ index: each name's tokens and its aliases' words."""
+    return [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
+
+
 def build_index(out: Path, options: BuildOptions) -> dict:
     """Build a complete index directory at `out` and return its manifest."""
     out = out.resolve()
@@ -147,8 +152,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         write_parquet(statements, staging / "records.parquet")
     with _timed(options.timings, "lexical"):
         LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
-        names = [name_tokens(s.name) + [t for a in s.aliases for t in tokenize(a)] for s in statements]
-        LexicalIndex.write(names, staging / "bm25_names")
+        LexicalIndex.write(name_documents(statements), staging / "bm25_names")
     with _timed(options.timings, "structure"):
         pagerank, dependents = structure_scores(statements)
         np.save(staging / "pagerank.npy", pagerank)

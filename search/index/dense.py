@@ -17,6 +17,7 @@ import faiss
 import numpy as np
 
 from search import config
+from search.index.signals import Selection
 
 
 #: The file of text keys beside the vectors.
@@ -119,6 +120,10 @@ class DenseIndex:
                     best[record] = float(sim)
         records = np.fromiter(best.keys(), dtype=np.int64)[:k]
         return records, np.fromiter(best.values(), dtype=np.float32)[:k]
+
+    def rank(self, vector: np.ndarray, depth: int, selection: Selection | None) -> tuple[np.ndarray, np.ndarray]:
+        """`search` within a `Selection` (the engine's call, which the PostgreSQL index answers too)."""
+        return self.search(vector, depth, None if selection is None else selection.mask)
 
     def reconstruct(self, vector_rows: np.ndarray) -> np.ndarray:
         """The stored vectors at these row numbers (e.g. for embedding-space plots)."""

@@ -8,6 +8,7 @@ is done here, over postings prepared once (see `Postings`).
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -16,6 +17,7 @@ import bm25s
 import numpy as np
 
 from search import config
+from search.index.signals import LexicalHits, Selection, top
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
@@ -83,6 +85,30 @@ class LexicalIndex:
             span = slice(postings.starts[term], postings.starts[term + 1])
             total[postings.documents[span]] += postings.scores[span]
         return total
+
+    def rank(self, tokens: list[str], depth: int, selection: Selection | None) -> LexicalHits:
+        """The `depth` best documents within `selection`, scored once for every document."""
+        scores = self.scores(tokens)
+        positions, best = top(scores, None if selection is None else selection.mask, depth)
+        return LexicalHits(positions, best, lambda candidates: scores[candidates])
+
+
+def bm25plus(
+    frequencies: Sequence[tuple[int, int]], length: int, documents: int, average_length: float
+) -> float:
+    """One document's BM25+ score as bm25s computes it (with `PARAMS`), from each query term's
+    (frequency in the document, number of documents holding it) and the document's length in
+    tokens (an empty document counts 1, the empty token bm25s pads it with): the sum over the
+    terms present of idf · ((k1 + 1) · tf / (k1 · (1 - b + b · length / average) + tf) + delta),
+    idf = log((N + 1) / df). For scoring a few documents' texts without the postings (the
+    PostgreSQL backend re-scores the candidates pg_textsearch finds); `tests/index/test_lexical.py`
+    checks it against `LexicalIndex.scores`."""
+    k1, b, delta = PARAMS["k1"], PARAMS["b"], PARAMS["delta"]
+    norm = k1 * (1 - b + b * max(length, 1) / average_length)
+    return sum(
+        math.log((documents + 1) / df) * ((k1 + 1) * tf / (norm + tf) + delta)
+        for tf, df in frequencies if tf > 0 and df > 0
+    )
 
 
 def _bm25(documents: Sequence[list[str]]) -> bm25s.BM25:

@@ -18,6 +18,8 @@ from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import IndexLoadError, read_manifest
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
+from search.index.postgres.schema import is_postgres_address
+from search.index.signals import DenseSignal, LexicalSignal
 from search.record import RecordTable, Statement, read_parquet
 
 
@@ -25,12 +27,14 @@ from search.record import RecordTable, Statement, read_parquet
 class Index:
     """Records and the per-signal indexes over them (all aligned by record position)."""
 
-    directory: Path
+    #: Where it was read from: an index directory, or a `postgresql://` address.
+    directory: Path | str
     manifest: dict[str, Any]
     records: RecordTable
-    lexical: LexicalIndex
-    names: LexicalIndex
-    dense: DenseIndex
+    #: The signals the engine ranks by: files in the directory (bm25s, FAISS), or SQL.
+    lexical: LexicalSignal
+    names: LexicalSignal
+    dense: DenseSignal
     pagerank: np.ndarray
     dependents: np.ndarray
     #: The Lean statements as trees, for Loogle's patterns; None for an index built before them.
@@ -44,13 +48,15 @@ class Index:
         manifest = read_manifest(directory, verify=verify)
         try:
             records = read_parquet(directory / "records.parquet")
+            lexical, names = LexicalIndex.load(directory / "bm25_main"), LexicalIndex.load(directory / "bm25_names")
+            dense = DenseIndex.load(directory / "dense")
             index = cls(
                 directory=directory,
                 manifest=manifest,
                 records=records,
-                lexical=LexicalIndex.load(directory / "bm25_main"),
-                names=LexicalIndex.load(directory / "bm25_names"),
-                dense=DenseIndex.load(directory / "dense"),
+                lexical=lexical,
+                names=names,
+                dense=dense,
                 pagerank=np.load(directory / "pagerank.npy"),
                 dependents=np.load(directory / "dependents.npy"),
                 patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
@@ -58,10 +64,10 @@ class Index:
         except (OSError, ValueError, RuntimeError) as error:
             raise IndexLoadError(f"{directory} could not be read ({error})") from error
         index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
-        sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
+        sizes = {len(records), lexical.size, names.size, len(index.pagerank)}
         if index.patterns is not None:
             sizes.add(len(index.patterns.offsets) - 1)
-        if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
+        if len(sizes) != 1 or int(dense.rows.max(initial=-1)) >= len(records):
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
         return index
 
@@ -105,6 +111,16 @@ class Index:
             for name, info in self.manifest.get("sources", {}).items()
         )
         return f"built {self.manifest.get('build_date', '?')} from {commits}"
+
+
+def open_index(spec: Path | str) -> Index:
+    """The index at `spec`: a directory built by `python -m search build`, or a
+    `postgresql://...[#SCHEMA]` address that `python -m search load-postgres` loaded."""
+    if is_postgres_address(str(spec)):
+        from search.index.postgres.store import open_postgres
+
+        return open_postgres(str(spec))
+    return Index.load(spec)
 
 
 @cache

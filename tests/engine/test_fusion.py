@@ -15,7 +15,7 @@ def context(prior: np.ndarray = np.zeros(5), bm25: np.ndarray = np.zeros(5)) -> 
         "bm25": (np.array([1, 4]), np.array([7.0, 2.0])),
     }
     index = SimpleNamespace(pagerank=prior, pagerank_max=float(prior.max()), dependents=np.zeros(5, dtype=np.int64))
-    return StageContext(parse_query("x"), signals, index, bm25)  # type: ignore[arg-type]
+    return StageContext(parse_query("x"), signals, index, bm25.__getitem__)  # type: ignore[arg-type]
 
 
 def test_rrf_sums_reciprocal_ranks() -> None:

@@ -56,7 +56,7 @@ def _context(exact: list[int], pagerank: list[float], dependents: list[int]) -> 
     index = SimpleNamespace(pagerank=np.array(pagerank), pagerank_max=max(pagerank),
                             dependents=np.array(dependents))
     signals = {"exact": (np.array(exact, dtype=np.int64), np.ones(len(exact)))} if exact else {}
-    return StageContext(parse_query("x"), signals, index, np.zeros(len(pagerank)))  # type: ignore[arg-type]
+    return StageContext(parse_query("x"), signals, index, np.zeros(len(pagerank)).__getitem__)  # type: ignore[arg-type]
 
 
 def test_stages_add_their_boost_or_prior() -> None:

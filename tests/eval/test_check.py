@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eval.__main__ import main
-from eval.check import CONDITIONS, FORMATS, README, Column, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
+from eval.check import CONDITIONS, FORMATS, README, Column, Runner, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
 
 REPORT = {
     "summary": [
@@ -44,6 +44,15 @@ def test_verdicts_compare_at_the_precision_shown_then_within_tolerance() -> None
     assert verdict(condition, "bm25.nDCG@10", {"mean": 0.4}, column) == "within tolerance"
     assert verdict(_condition({"bm25.nDCG@10": 0.3}), "bm25.nDCG@10", {"mean": 0.4}, column) == "FAIL"
     assert verdict(condition, "rrf.nDCG@10", {"mean": 0.4}, column) == "NEW"
+
+
+def test_a_condition_on_postgresql_says_it_needs_a_server(tmp_path: Path) -> None:
+    condition = Condition(name="pg", reports="x", command="python -m eval retrieval --index {postgres} --out {out}",
+                          output="x.json", rows=[Row("default", "default")], columns=[Column("n", "a")])
+    outcome = Runner(tmp_path, tmp_path).run(condition)
+    assert outcome.values == {} and outcome.errors == [
+        "needs --postgres DSN: a PostgreSQL server holding the index (README, 'PostgreSQL backend')"]
+    assert condition.command_line(condition.rows[0], tmp_path, tmp_path, "postgresql://h/db")[5] == "postgresql://h/db"
 
 
 def test_build_times_read_as_minutes_and_seconds() -> None:

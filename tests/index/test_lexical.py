@@ -3,7 +3,7 @@
 import numpy as np
 from rank_bm25 import BM25Plus
 
-from search.index.lexical import PARAMS, LexicalIndex
+from search.index.lexical import PARAMS, LexicalIndex, bm25plus
 
 CORPUS = [
     "multiplication is commutative in a commutative monoid",
@@ -46,3 +46,17 @@ def test_empty_token_is_skipped() -> None:
     index = LexicalIndex.build([text.split() for text in CORPUS] + [[]])
     assert not index.scores([""]).any()
     np.testing.assert_allclose(index.scores(["prime", ""]), index.scores(["prime"]))
+
+
+def test_one_documents_bm25plus_equals_the_postings_scores() -> None:
+    """`bm25plus` from a document's tokens and the corpus statistics gives what the postings
+    give, an empty document (length 1 to bm25s) included."""
+    docs = [text.split() for text in CORPUS] + [[]]
+    index = LexicalIndex.build(docs)
+    average = float(np.mean([len(d) or 1 for d in docs]))
+    for query in (["commutative"], ["natural", "numbers", "successor"], ["ring", "prime", "zzz"]):
+        want = index.scores(query)
+        got = [bm25plus([(d.count(t), sum(t in e for e in docs)) for t in query], len(d), len(docs), average)
+               for d in docs]
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+        assert want.any()
