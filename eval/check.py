@@ -227,12 +227,12 @@ def verdict(condition: Condition, key: str, value: Any, column: Column) -> str:
     if key not in condition.expected:
         return "NEW"
     shown = FORMATS[column.format]
-    if shown(value) == shown(condition.expected[key]):
-        return "OK"
     try:
         measured, expected = _number(value), _number(condition.expected[key])
-    except TypeError:  # text differs
-        return "FAIL"
+    except TypeError:  # text: the same as shown, or not
+        return "OK" if shown(value) == shown(condition.expected[key]) else "FAIL"
+    if shown(measured) == shown(expected):
+        return "OK"
     tolerance = condition.tolerance if column.tolerance is None else column.tolerance
     relative = condition.relative if column.relative is None else column.relative
     allowed = tolerance * (abs(expected) if relative else 1.0)

@@ -41,6 +41,7 @@ def test_verdicts_compare_at_the_precision_shown_then_within_tolerance() -> None
     column = _condition({}).columns[0]
     condition = _condition({"default.nDCG@10": 0.6004, "bm25.nDCG@10": 0.39})
     assert verdict(condition, "default.nDCG@10", {"mean": 0.6}, column) == "OK"
+    assert verdict(condition, "default.nDCG@10", {"mean": 0.6, "low": 0.5, "high": 0.7}, column) == "OK"  # by its mean
     assert verdict(condition, "bm25.nDCG@10", {"mean": 0.4}, column) == "within tolerance"
     assert verdict(_condition({"bm25.nDCG@10": 0.3}), "bm25.nDCG@10", {"mean": 0.4}, column) == "FAIL"
     assert verdict(condition, "rrf.nDCG@10", {"mean": 0.4}, column) == "NEW"
