@@ -305,7 +305,8 @@ def table(condition: Condition, values: Mapping[str, Any]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     per_row = " (each row with its own arguments, listed by `python -m eval check --dry-run`)" if "{args}" in condition.command else ""
     return "\n".join(lines) + (f"\n\nMeasured by `{condition.shown_command()}`{per_row}; "
-                               f"rerun and compared by `python -m eval check --only {condition.name}`.")
+                               f"rerun and compared by `python -m eval check --only {condition.name}"
+                               f"{' --postgres DSN' if '{postgres}' in condition.command else ''}`.")
 
 
 def _marker(name: str) -> tuple[str, str]:
