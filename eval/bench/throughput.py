@@ -133,6 +133,12 @@ def wait_for_answer(server: Server, port: int, query: str, timeout: float) -> fl
             time.sleep(0.2)
 
 
+def _client(port: int, connections: int) -> httpx.AsyncClient:
+    """A client of the server on `port` keeping up to `connections` connections open."""
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S, limits=limits)
+
+
 async def _search(client: httpx.AsyncClient, text: str, latencies: list[float], errors: list[str]) -> None:
     """One search: its latency when answered with 200, else what went wrong."""
     start = time.perf_counter()
@@ -151,9 +157,7 @@ async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -
     """`clients` requests kept in flight for `seconds`: requests/s, latency percentiles, errors."""
     latencies: list[float] = []
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S,
-                                 limits=limits) as client:
+    async with _client(port, clients) as client:
         started = time.perf_counter()
         deadline = started + seconds
 
@@ -185,9 +189,7 @@ async def burst_once(port: int, texts: Sequence[str], requests: int) -> dict[str
     """One request per query text (cycled), all in flight at once: answered, errors, seconds, latencies."""
     latencies: list[float] = []
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S,
-                                 limits=limits) as client:
+    async with _client(port, requests) as client:
         started = time.perf_counter()
 
         async def one(n: int) -> None:
