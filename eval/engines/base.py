@@ -101,3 +101,16 @@ def ask(engine: SearchEngine, query: str, k: int) -> Answer:
 def text(value: Any) -> str:
     """A JSON field as stripped text; missing and null fields become ''."""
     return "" if value is None else str(value).strip()
+
+
+def listed_hits(payload: Any, key: str, service: str, name_key: str) -> list[dict[str, Any]]:
+    """The hits of an answer that holds them as a list under `key`, each an object with a
+    non-empty `name_key`; EngineFailure naming the service otherwise."""
+    items = payload.get(key) if isinstance(payload, dict) else None
+    if not isinstance(items, list):
+        raise EngineFailure(f"{service}: expected an object with a '{key}' list")
+    for item in items:
+        if not isinstance(item, dict) or not text(item.get(name_key)):
+            raise EngineFailure(f"{service}: a hit has no {name_key}")
+    return items
+

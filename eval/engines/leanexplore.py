@@ -17,7 +17,7 @@ from typing import Any
 
 from search import config
 
-from eval.engines.base import EngineFailure, Hit, text
+from eval.engines.base import Hit, listed_hits, text
 from eval.engines.http import RemoteEngine
 
 
@@ -38,13 +38,8 @@ class LeanExploreClient(RemoteEngine):
 
 
 def parse(payload: Any) -> list[Hit]:
-    results = payload.get("results") if isinstance(payload, dict) else None
-    if not isinstance(results, list):
-        raise EngineFailure("LeanExplore: expected an object with a 'results' list")
     hits = []
-    for item in results:
-        if not isinstance(item, dict) or not text(item.get("name")):
-            raise EngineFailure("LeanExplore: a hit has no name")
+    for item in listed_hits(payload, "results", "LeanExplore", "name"):
         hits.append(Hit(name=text(item["name"]), code=text(item.get("source_text")),
                         docstring=text(item.get("docstring")), informal=text(item.get("informalization")),
                         url=text(item.get("source_link"))))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval.engines.base import EngineFailure, Hit, text
+from eval.engines.base import Hit, listed_hits, text
 from eval.engines.http import RemoteEngine
 
 
@@ -33,13 +33,8 @@ class MoogleClient(RemoteEngine):
 
 
 def parse(payload: Any) -> list[Hit]:
-    data = payload.get("data") if isinstance(payload, dict) else None
-    if not isinstance(data, list):
-        raise EngineFailure("Moogle: expected an object with a 'data' list")
     hits = []
-    for item in data:
-        if not isinstance(item, dict) or not text(item.get("declarationName")):
-            raise EngineFailure("Moogle: a hit has no declarationName")
+    for item in listed_hits(payload, "data", "Moogle", "declarationName"):
         doc = item.get("declarationDocstring", item.get("declarationDocString"))
         hits.append(Hit(name=text(item["declarationName"]), kind=text(item.get("declarationType")),
                         code=text(item.get("declarationCode")), docstring=strip_comment(text(doc))))
