@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
 
 from eval.querysets import LabelledQuery
 from eval.retrieval import run_retrieval

@@ -64,11 +64,11 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             service.search(QUERIES[number % len(QUERIES)], 10)
             seconds.append(time.perf_counter() - started)
-    print(f"after {args.queries} searches on each: {_line(memory_mb())}; search time median "
+    final = memory_mb()
+    print(f"after {args.queries} searches on each: {_line(final)}; search time median "
           f"{statistics.median(seconds) * 1000:.0f} ms, of the last half {statistics.median(seconds[len(seconds) // 2:]) * 1000:.0f} ms",
           flush=True)
     if args.json:
-        final = memory_mb()
         args.json.write_text(json.dumps({
             "mmap": config.INDEX_MMAP, "queries": args.queries, "loaded": added,
             "after": {"anon_mb": final["RssAnon"], "file_mb": final["RssFile"]},

@@ -85,7 +85,7 @@ def embed_views(
     settings = options.settings
     texts: list[str] = []
     rows: list[int] = []
-    with _timed(options.timings, "dense.views"):
+    with timed(options.timings, "dense.views"):
         for position, statement in enumerate(statements):
             if settings["heads_only"] and statement.group not in ("", statement.id):
                 continue
@@ -95,7 +95,7 @@ def embed_views(
                     texts.append(views[view])
                     rows.append(position)
     keys = text_keys(texts)
-    with _timed(options.timings, "dense.embed"):
+    with timed(options.timings, "dense.embed"):
         embedder = Embedder(options.model, options.backend, settings["max_length"])
         vectors = np.zeros((len(texts), embedder.dimension), dtype=np.float32)
         found = np.zeros(len(texts), dtype=bool)
@@ -108,7 +108,7 @@ def embed_views(
         options.reused = int(found.sum())
         if len(new):
             vectors[new] = embedder.encode([texts[i] for i in new], progress=options.progress, desc="embed views")
-    with _timed(options.timings, "dense.faiss"):
+    with timed(options.timings, "dense.faiss"):
         return DenseIndex.build(vectors, np.asarray(rows)), keys
 
 
@@ -146,20 +146,20 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
 
-    with _timed(options.timings, "records"):
+    with timed(options.timings, "records"):
         corpus = load_records(options.sources)
         statements = corpus.statements
         write_parquet(statements, staging / "records.parquet")
-    with _timed(options.timings, "lexical"):
+    with timed(options.timings, "lexical"):
         LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         LexicalIndex.write(name_documents(statements), staging / "bm25_names")
-    with _timed(options.timings, "structure"):
+    with timed(options.timings, "structure"):
         pagerank, dependents = structure_scores(statements)
         np.save(staging / "pagerank.npy", pagerank)
         np.save(staging / "dependents.npy", dependents)
-    with _timed(options.timings, "patterns"):
+    with timed(options.timings, "patterns"):
         PatternIndex.build(statements).save(staging / PATTERNS)
-    with _timed(options.timings, "dense"):
+    with timed(options.timings, "dense"):
         dense, keys = embed_views(statements, options, known)
         dense.save(staging / "dense", keys)
 
@@ -190,8 +190,8 @@ def build_index(out: Path, options: BuildOptions) -> dict:
 
 
 @contextmanager
-def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
-    """Time a build stage into `timings` and log it."""
+def timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    """Time a stage (of a build, of a load into PostgreSQL) into `timings` and log it."""
     start = time.perf_counter()
     log.info("stage %s ...", stage)
     yield

@@ -39,7 +39,11 @@ class Index:
     dependents: np.ndarray
     #: The Lean statements as trees, for Loogle's patterns; None for an index built before them.
     patterns: PatternIndex | None = None
-    position: dict[str, int] = field(default_factory=dict)
+    #: Record id -> position, made from the records.
+    position: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.position = {record_id: i for i, record_id in enumerate(self.records.column("id"))}
 
     @classmethod
     def load(cls, directory: Path | str, verify: bool = True) -> "Index":
@@ -63,7 +67,6 @@ class Index:
             )
         except (OSError, ValueError, RuntimeError) as error:
             raise IndexLoadError(f"{directory} could not be read ({error})") from error
-        index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
         sizes = {len(records), lexical.size, names.size, len(index.pagerank)}
         if index.patterns is not None:
             sizes.add(len(index.patterns.offsets) - 1)

@@ -19,7 +19,7 @@ from search.api.http import make_api
 from search.engine.engine import Engine
 from search.engine.variants import names as variant_names
 from search.feedback.store import FeedbackStore
-from tests.strategies import FUZZ, json_values, maybe, texts, url_texts
+from tests.strategies import FUZZ, maybe, texts, url_texts
 
 GET_PATHS = {
     "/json": ["q"],

@@ -8,7 +8,6 @@ import ast
 import re
 from pathlib import Path
 
-from fastapi import FastAPI
 from starlette.routing import Route
 
 from search import config

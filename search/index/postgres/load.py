@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 import struct
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import psycopg
 import pyarrow as pa
 
 from search import config
-from search.index.build import lexical_documents, name_documents
+from search.index.build import lexical_documents, name_documents, timed
 from search.index.dense import DenseIndex
 from search.index.lexical import PARAMS
 from search.index.manifest import IndexLoadError
@@ -107,41 +106,32 @@ def _load(
     connection.execute("SET LOCAL maintenance_work_mem = '1GB'")
     connection.execute("SET LOCAL max_parallel_maintenance_workers = 1")
     dense = cast(DenseIndex, index.dense)
-    started = time.perf_counter()
-    statistics = _records(connection, index, s, lexical == TEXTSEARCH)
-    seconds["records"] = time.perf_counter() - started
-    started = time.perf_counter()
-    _vectors(connection, dense, s)
-    seconds["vectors"] = time.perf_counter() - started
-    started = time.perf_counter()
-    for column in FILTER_COLUMNS:
-        connection.execute(f"CREATE INDEX ON {s}.records ({quoted(column)})")
-    connection.execute(f"CREATE INDEX ON {s}.records (lower(name) text_pattern_ops)")
-    seconds["btree"] = time.perf_counter() - started
+    with timed(seconds, "records"):
+        statistics = _records(connection, index, s, lexical == TEXTSEARCH)
+    with timed(seconds, "vectors"):
+        _vectors(connection, dense, s)
+    with timed(seconds, "btree"):
+        for column in FILTER_COLUMNS:
+            connection.execute(f"CREATE INDEX ON {s}.records ({quoted(column)})")
+        connection.execute(f"CREATE INDEX ON {s}.records (lower(name) text_pattern_ops)")
     if lexical == TEXTSEARCH:
-        started = time.perf_counter()
-        for column, name in BM25_INDEXES.items():
-            connection.execute(
-                f"CREATE INDEX {name} ON {s}.records USING bm25 ({column}) "
-                f"WITH (text_config = 'simple', k1 = {PARAMS['k1']}, b = {PARAMS['b']})"
-            )
-        seconds["bm25"] = time.perf_counter() - started
+        with timed(seconds, "bm25"):
+            for column, name in BM25_INDEXES.items():
+                connection.execute(
+                    f"CREATE INDEX {name} ON {s}.records USING bm25 ({column}) "
+                    f"WITH (text_config = 'simple', k1 = {PARAMS['k1']}, b = {PARAMS['b']})"
+                )
     _files(connection, directory, s, ([PATTERNS] if (directory / PATTERNS).is_dir() else [])
            + ([] if lexical == TEXTSEARCH else ["bm25_main", "bm25_names"]))
-    started = time.perf_counter()
-    connection.execute(
-        f"CREATE INDEX vectors_hnsw ON {s}.vectors USING hnsw (embedding vector_ip_ops) "
-        f"WITH (m = {config.DENSE_HNSW_NEIGHBOURS}, ef_construction = {config.DENSE_HNSW_EF_CONSTRUCTION})"
-    )
-    seconds["hnsw"] = time.perf_counter() - started
+    hnsw = f"WITH (m = {config.DENSE_HNSW_NEIGHBOURS}, ef_construction = {config.DENSE_HNSW_EF_CONSTRUCTION})"
+    with timed(seconds, "hnsw"):
+        connection.execute(f"CREATE INDEX vectors_hnsw ON {s}.vectors USING hnsw (embedding vector_ip_ops) {hnsw}")
     if binary:
-        started = time.perf_counter()
-        connection.execute(
-            f"CREATE INDEX vectors_binary_hnsw ON {s}.vectors USING hnsw "
-            f"((binary_quantize(embedding)::bit({dense.dimension})) bit_hamming_ops) "
-            f"WITH (m = {config.DENSE_HNSW_NEIGHBOURS}, ef_construction = {config.DENSE_HNSW_EF_CONSTRUCTION})"
-        )
-        seconds["binary_hnsw"] = time.perf_counter() - started
+        with timed(seconds, "binary_hnsw"):
+            connection.execute(
+                f"CREATE INDEX vectors_binary_hnsw ON {s}.vectors USING hnsw "
+                f"((binary_quantize(embedding)::bit({dense.dimension})) bit_hamming_ops) {hnsw}"
+            )
     info = {
         "manifest": index.manifest, "lexical": lexical, "quantisation": "binary" if binary else "none",
         "dimension": dense.dimension, "views_per_record": dense.views_per_record, "source": str(directory),

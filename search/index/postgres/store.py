@@ -50,18 +50,22 @@ def open_postgres(spec: str) -> Index:
             raise IndexLoadError(f"{redacted(dsn)}: the index {schema} could not be read ({one_line(error)})") from error
 
 
+def _exists(connection: psycopg.Connection, table: str) -> bool:
+    """Whether the table `table` (schema-qualified, quoted as needed) exists."""
+    found = connection.execute("SELECT to_regclass(%s)", (table,)).fetchone()
+    return bool(found and found[0] is not None)
+
+
 def _latest(connection: psycopg.Connection, dsn: str) -> str:
-    exists = connection.execute("SELECT to_regclass(%s)", (REGISTRY,)).fetchone()
     row = connection.execute(f"SELECT schema FROM {REGISTRY} ORDER BY loaded_at DESC LIMIT 1").fetchone() \
-        if exists and exists[0] else None
+        if _exists(connection, REGISTRY) else None
     if row is None:
         raise IndexLoadError(f"{redacted(dsn)} holds no index: load one with python -m search load-postgres INDEX_DIR --dsn ...")
     return str(row[0])
 
 
 def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
-    found = connection.execute("SELECT to_regclass(%s)", (f"{quoted(schema)}.info",)).fetchone()
-    if not found or found[0] is None:
+    if not _exists(connection, f"{quoted(schema)}.info"):
         raise IndexLoadError(f"{redacted(dsn)} has no index {schema} (python -m search load-postgres loads one)")
     s = quoted(schema)
     info = dict(connection.execute(f"SELECT key, value FROM {s}.info").fetchall())
@@ -92,7 +96,6 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
         dependents=dependents,
         patterns=patterns,
     )
-    index.position = {record_id: i for i, record_id in enumerate(records.column("id"))}
     log.info("index %s from %s: %d records, lexical by %s", schema, redacted(dsn), len(records), info["lexical"])
     return index
 
@@ -124,8 +127,7 @@ def _files(connection: psycopg.Connection, schema: str) -> Iterator[Path]:
     in process), removed after loading them: their mapped pages stay readable."""
     staging = Path(tempfile.mkdtemp(prefix="theorem-search-pg-"))
     try:
-        found = connection.execute("SELECT to_regclass(%s)", (f"{quoted(schema)}.files",)).fetchone()
-        if found and found[0] is not None:
+        if _exists(connection, f"{quoted(schema)}.files"):
             for path, content in connection.execute(f"SELECT path, content FROM {quoted(schema)}.files"):
                 (staging / path).parent.mkdir(parents=True, exist_ok=True)
                 (staging / path).write_bytes(content)
