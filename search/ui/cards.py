@@ -163,7 +163,7 @@ def math_markdown(
 
 def math_spans(text: str, limit: int, markdown: bool = False) -> list[str]:
     """The math spans of `text` that `math_markdown` leaves for KaTeX, delimiters included
-    (cleaned: search/ui/katex.py)."""
+    (cleaned: search/ui/katex/)."""
     return [piece for kind, piece in _pieces(text, limit, markdown) if kind == "math"]
 
 

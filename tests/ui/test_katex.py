@@ -1,5 +1,5 @@
 """Math from the books rewritten into what the KaTeX that Gradio ships can typeset
-(search/ui/katex.py); that KaTeX itself typesets the results in tests/browser/test_math.py."""
+(search/ui/katex/); that KaTeX itself typesets the results in tests/browser/test_math.py."""
 
 import pytest
 
