@@ -177,19 +177,26 @@ class RecordTable(Sequence[Statement]):
         """
         metas, codes = self.encode("meta")
         keys: dict[str, tuple[list[Any], np.ndarray]] = {}
-        numbering: dict[str, dict[str, int]] = {}
+        numbering: dict[str, dict[tuple[type, Any], int]] = {}
         for i, meta in enumerate(metas):
             for key, value in meta.items():
                 if key not in keys:
                     keys[key] = ([], np.full(len(metas), -1, dtype=np.int32))
                     numbering[key] = {}
                 values, numbers = keys[key]
-                # Told apart as JSON: 1, True and "1" are distinct values.
-                number = numbering[key].setdefault(json.dumps(value, sort_keys=True), len(values))
+                number = numbering[key].setdefault(_value_key(value), len(values))
                 if number == len(values):
                     values.append(value)
                 numbers[i] = number
         return codes, keys
+
+
+def _value_key(value: Any) -> tuple[type, Any]:
+    """A metadata value as a dictionary key that tells apart what JSON tells apart (1, True,
+    1.0 and "1" are distinct values): a scalar with its type, a list or object as its JSON."""
+    if isinstance(value, (list, dict)):
+        return type(value), json.dumps(value, sort_keys=True)
+    return type(value), value
 
 
 def read_parquet(path: Path) -> RecordTable:
