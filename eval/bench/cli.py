@@ -206,8 +206,9 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
         return profile.measure(index, queries, plan.profile_clients, plan.seconds, plan.profile_declarations, scratch,
                                args.build_corpus)
     if part == "throughput":
-        return {"servers": throughput.measure(plan.servers, index, queries, plan.clients, plan.seconds, plan.runs,
-                                              scratch, spike_requests=plan.spike_requests)}
+        targets = [throughput.Target(kind, kind, str(index)) for kind in plan.servers]
+        return {"servers": throughput.measure(targets, queries, plan.clients, plan.seconds, plan.runs, scratch,
+                                              spike_requests=plan.spike_requests)}
     designs = (lambda _: list(args.design)) if args.design else (
         (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
     return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,
