@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from eval.report import json_number, markdown_table
 
-PARTS = ("build", "latency", "throughput", "scale", "profile")
+PARTS = ("build", "latency", "throughput", "scale", "profile", "postgres")
 TARGET_RECALL = 0.95
 
 

@@ -65,12 +65,12 @@ def load_postgres(
     seconds: dict[str, float] = {}
     schema = schema or schema_name(index.manifest)
     with connect(dsn) as connection:
-        _require(connection, "vector")
+        require_extension(connection, "vector")
         if textsearch and not _available(connection, "pg_textsearch"):
             log.warning("%s has no pg_textsearch: BM25+ will be scored in the app's process", redacted(dsn))
             textsearch = False
         if textsearch:
-            _require(connection, "pg_textsearch")
+            require_extension(connection, "pg_textsearch")
         lexical = TEXTSEARCH if textsearch else IN_PROCESS
         try:
             with connection.transaction():
@@ -85,7 +85,7 @@ def _available(connection: psycopg.Connection, extension: str) -> bool:
     return connection.execute("SELECT 1 FROM pg_available_extensions WHERE name = %s", (extension,)).fetchone() is not None
 
 
-def _require(connection: psycopg.Connection, extension: str) -> None:
+def require_extension(connection: psycopg.Connection, extension: str) -> None:
     """CREATE EXTENSION, or IndexLoadError saying what the server lacks."""
     try:
         connection.execute(f"CREATE EXTENSION IF NOT EXISTS {extension}")
