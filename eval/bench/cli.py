@@ -7,8 +7,8 @@ the server under 16 clients and a 10k build; `--index` served from PostgreSQL be
 and 1M synthetic vectors in pgvector (`--dsn`, or a local server started in `--pgdata`). That takes hours on 2 cores
 (the full build alone ~17 min a run): run one part at a time, on a quiet machine.
 
-`--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors (20k in
-pgvector), 2 clients, a dozen queries, one or two runs) in about a minute, to check that the benchmark still runs;
+`--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors (also in
+pgvector), 2 clients, a dozen queries, one or two runs) in a minute or two, to check that the benchmark still runs;
 its figures mean nothing, and it writes to a temporary directory unless `--out` is given.
 Without `--index`, quick mode builds its own tiny index.
 """
@@ -67,7 +67,7 @@ FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query
             synthetic_queries=200, ef_searches=[40, 100, 200, 512])
 QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
              servers=["api", "workers"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
-             profile_declarations=300, spike_requests=20, synthetic_vectors=20_000, synthetic_queries=30,
+             profile_declarations=300, spike_requests=20, synthetic_vectors=10_000, synthetic_queries=30,
              ef_searches=[40, 200])
 QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 
@@ -108,7 +108,7 @@ def add_parser(commands: Any) -> None:
     bench.add_argument("--pgdata", type=Path, help="postgres: data directory of the local server (default a "
                        "temporary one, removed after; a given one is kept, its server stopped at the end)")
     bench.add_argument("--synthetic-size", type=float, help="postgres: synthetic vectors in pgvector "
-                       "(default 1000000; quick 20000; 0 for none)")
+                       "(default 1000000; quick 10000; 0 for none)")
     bench.add_argument("--ef-search", help="postgres: comma-separated hnsw.ef_search values (default 40,100,200,512)")
     bench.add_argument("--maintenance-work-mem", default="8GB",
                        help="postgres: maintenance_work_mem for the synthetic HNSW builds")

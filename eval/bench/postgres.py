@@ -241,7 +241,7 @@ def measure_synthetic(dsn: str, database: DatabaseProcesses, count: int, n_queri
                 indexes.append({"kind": kind, "index": name, "build_s": build_s,
                                 "index_gb": _relation_bytes(connection, f"{s}.{quoted(name)}") / GB,
                                 "server_pss_peak_gb": sampler.peak["pss"] / GB,
-                                "settings": _sweep(dsn, dim, binary, queries, gold, ef_searches, runs)})
+                                "settings": _sweep(dsn, dim, name, binary, queries, gold, ef_searches, runs)})
             after = database.memory()
     finally:
         with connect(dsn) as connection:
@@ -258,21 +258,33 @@ def _relation_bytes(connection: Any, relation: str) -> int:
     return int(connection.execute("SELECT pg_relation_size(%s::regclass)", (relation,)).fetchone()[0])
 
 
-def _sweep(dsn: str, dim: int, binary: bool, queries: np.ndarray, gold: np.ndarray, ef_searches: Sequence[int],
-           runs: int) -> list[dict[str, Any]]:
-    """Per `hnsw.ef_search`: recall@10 and latency of the backend's vector query, one record per vector."""
+def _sweep(dsn: str, dim: int, index: str, binary: bool, queries: np.ndarray, gold: np.ndarray,
+           ef_searches: Sequence[int], runs: int) -> list[dict[str, Any]]:
+    """Per `hnsw.ef_search`: recall@10 and latency of the backend's vector query, one record per
+    vector, and how many scans of `index` it made (so a plan that skipped the index shows)."""
     settings = []
     for ef_search in ef_searches:
         connections = Connections(dsn, session_settings(SYNTHETIC_SCHEMA, ef_search))
         signal = VectorSignal(connections, dim, 1, binary)
         try:
+            before = _index_scans(connections.get(), index)
             scored = recall_and_latency(lambda vector: signal.rank(vector, K, None)[0], queries, gold, runs)
+            scored["index_scans"] = _index_scans(connections.get(), index) - before
         finally:
             connections.get().close()
         settings.append({"ef_search": ef_search, **scored})
-        log.info("bench postgres: %s, ef_search %d: recall@10 %.3f, p95 %.1f ms", "binary" if binary else "hnsw",
-                 ef_search, scored["recall_at_10"], scored["p95"])
+        log.info("bench postgres: %s, ef_search %d: recall@10 %.3f, p95 %.1f ms, %d index scans", index, ef_search,
+                 scored["recall_at_10"], scored["p95"], scored["index_scans"])
     return settings
+
+
+def _index_scans(connection: Any, index: str) -> int:
+    """Scans of `index` so far, this connection's own included (its pending statistics flushed
+    first: a backend reports them when it next goes idle)."""
+    connection.execute("SELECT pg_stat_force_next_flush()")
+    row = connection.execute("SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes "
+                             "WHERE schemaname = %s AND indexrelname = %s", (SYNTHETIC_SCHEMA, index)).fetchone()
+    return int(row[0])
 
 
 # --- The part --------------------------------------------------------------------------------------

@@ -265,8 +265,8 @@ def _postgres_index(half: Mapping[str, Any]) -> list[str]:
 
 def _postgres_synthetic(half: Mapping[str, Any]) -> list[str]:
     rows = [[f"`{index['index']}`", str(setting["ef_search"]), f"{setting['recall_at_10']:.3f}", _ms(setting["p50"]),
-             _ms(setting["p95"]), _duration(index["build_s"]), f"{index['index_gb']:.2f}",
-             f"{index['server_pss_peak_gb']:.2f}"]
+             _ms(setting["p95"]), str(setting.get("index_scans", "–")), _duration(index["build_s"]),
+             f"{index['index_gb']:.2f}", f"{index['server_pss_peak_gb']:.2f}"]
             for index in half["indexes"] for setting in index["settings"]]
     notices = f" Server notices: {'; '.join(half['notices'])}." if half.get("notices") else ""
     return [
@@ -275,8 +275,9 @@ def _postgres_synthetic(half: Mapping[str, Any]) -> list[str]:
         f"built with `maintenance_work_mem` {half['maintenance_work_mem']} and "
         f"`max_parallel_maintenance_workers` {half['max_parallel_maintenance_workers']}.{notices} Recall@10 of the "
         f"backend's query (`VectorSignal.rank`) against exact inner-product search over the same vectors, "
-        f"{half['queries']} random queries, each alone; latency median of {half['runs']} passes:", "",
-        markdown_table(["index", "ef_search", "recall@10", "p50 ms", "p95 ms", "build", "index GB",
+        f"{half['queries']} random queries, each alone; latency median of {half['runs']} passes; index scans: "
+        "how many times the queries used the index (0: the planner scanned the table, an exact search):", "",
+        markdown_table(["index", "ef_search", "recall@10", "p50 ms", "p95 ms", "index scans", "build", "index GB",
                         "server PSS peak in build GB"], rows),
     ]
 

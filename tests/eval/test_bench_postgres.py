@@ -17,19 +17,22 @@ from search.index.postgres.connection import connect
 def test_synthetic_vectors_are_indexed_and_scored_against_exact_search(postgres: str, tmp_path: Path) -> None:
     database = DatabaseProcesses(postgres)
     assert database.found and database.memory()["processes"] >= 2 and database.memory()["pss"] > 0
-    half = measure_synthetic(postgres, database, count=3000, n_queries=20, ef_searches=[10, 400], runs=1,
+    half = measure_synthetic(postgres, database, count=3000, n_queries=20, ef_searches=[10, 40], runs=1,
                              scratch=tmp_path, maintenance_work_mem="256MB", workers=1, dim=32)
     assert half["vectors"] == 3000 and half["maintenance_work_mem"] == "256MB" and half["table_gb"] > 0
     indexes = {index["kind"]: index for index in half["indexes"]}
     assert [indexes[k]["index"] for k in ("hnsw", "binary")] == ["vectors_hnsw", "vectors_binary_hnsw"]
     for index in indexes.values():
         assert index["build_s"] > 0 and index["index_gb"] > 0 and index["server_pss_peak_gb"] > 0
-        assert [s["ef_search"] for s in index["settings"]] == [10, 400]
+        assert [s["ef_search"] for s in index["settings"]] == [10, 40]
         assert all(0 < s["p50"] <= s["p95"] for s in index["settings"])
-    wide = indexes["hnsw"]["settings"][1]["recall_at_10"]
-    assert wide >= 0.9  # a broad walk over 3,000 vectors finds nearly all of the exact top 10
-    assert indexes["hnsw"]["settings"][0]["recall_at_10"] <= wide
-    assert indexes["binary"]["settings"][1]["recall_at_10"] < wide  # 32 sign bits rank coarsely
+        for setting in index["settings"]:  # every query walked the index, or the planner scanned the table exactly
+            assert setting["index_scans"] in (0, 20)
+            assert setting["index_scans"] == 20 or setting["recall_at_10"] == 1.0
+    walk = indexes["hnsw"]["settings"][0]
+    assert walk["index_scans"] == 20 and 0.5 <= walk["recall_at_10"] <= 1.0  # a narrow walk finds most of them
+    binary = indexes["binary"]["settings"]
+    assert all(s["index_scans"] == 20 and s["recall_at_10"] < 0.9 for s in binary)  # 32 sign bits rank coarsely
     with connect(postgres) as connection:  # the scratch schema is dropped, the scratch files deleted
         assert connection.execute("SELECT to_regnamespace(%s)", (SYNTHETIC_SCHEMA,)).fetchone()[0] is None
     assert not list(tmp_path.iterdir())
@@ -73,4 +76,4 @@ def test_a_run_of_one_half_keeps_the_other_and_both_render() -> None:
     assert kept["synthetic"]["vectors"] == 10 and kept["synthetic"]["measured"]["command"] == "run d1"
     text = "\n".join(report._postgres({**kept, "machine": {"date": "d2"}}))
     assert "Measured d1, load average 0.5 at the start, with `run d1`" in text
-    assert "| `vectors_hnsw` | 40 | 0.500 | 1.0 | 2.0 | 1.0 s |" in text
+    assert "| `vectors_hnsw` | 40 | 0.500 | 1.0 | 2.0 | – | 1.0 s |" in text
