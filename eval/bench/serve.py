@@ -1,5 +1,5 @@
 """Serve the HTTP API alone (no Gradio UI) over one index, for the throughput benchmark:
-`python -m eval.bench.serve --index DIR --port N`. The query encoder is loaded before serving,
+`python -m eval.bench.serve --index DIR --port N` (DIR or a `postgresql://...` address). The query encoder is loaded before serving,
 as `app.py` does, so the first request does not pay for it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from search import config
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory")
+    parser.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="index directory, or postgresql://...[#SCHEMA]")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
@@ -22,10 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     from search.api.http import make_api
     from search.engine.engine import Engine
     from search.index.manifest import IndexLoadError
-    from search.index.store import Index
+    from search.index.store import open_index
 
     try:
-        engine = Engine(Index.load(args.index))
+        engine = Engine(open_index(args.index))
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -34,6 +34,8 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -43,7 +45,7 @@ import psutil
 from search import config
 
 from eval.bench.latency import query_texts
-from eval.bench.measure import GB, median_of_runs, percentiles, read_peak, with_peak
+from eval.bench.measure import GB, median_of_runs, percentiles, processes_memory, read_peak, with_peak
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def server_argv(kind: str, index: Path, port: int, scratch: Path) -> list[str]:
+def server_argv(kind: str, index: str | Path, port: int, scratch: Path) -> list[str]:
     if kind == "api":
         return [sys.executable, "-m", "eval.bench.serve", "--index", str(index), "--port", str(port)]
     if kind in ("app", "workers"):
@@ -88,19 +90,10 @@ class Server:
                                         start_new_session=True, cwd=config.REPO_DIR, env={**os.environ, **SERVER_ENV})
 
     def memory(self) -> dict[str, int]:
-        """Bytes of the server's processes (its workers too), not of the launcher: `rss` summed
-        (a page shared by several processes counts once per process), `pss` summed (each shared
-        page split between the processes sharing it, so the sum counts it once), and how many
-        processes there are."""
-        members = [m for child in psutil.Process(self.process.pid).children() for m in (child, *child.children(True))]
-        rss = pss = 0
-        for member in members:
-            try:
-                full = member.memory_full_info()
-            except psutil.NoSuchProcess:
-                continue
-            rss, pss = rss + full.rss, pss + full.pss
-        return {"rss": rss, "pss": pss, "processes": len(members)}
+        """Bytes of the server's processes (its workers too), not of the launcher
+        (`measure.processes_memory`)."""
+        return processes_memory(m for child in psutil.Process(self.process.pid).children()
+                                for m in (child, *child.children(True)))
 
     def stop(self) -> int:
         """Stop the server (SIGINT to its process group, SIGKILL after 30 s); its peak RSS in bytes."""
@@ -203,9 +196,10 @@ async def burst_once(port: int, texts: Sequence[str], requests: int) -> dict[str
 
 class Sampler:
     """The most memory (RSS and PSS summed over the server's processes) seen while it runs,
-    sampled every 0.25 s in a thread."""
+    sampled every 0.25 s in a thread; `server` is a `Server`, or anything whose `memory()`
+    answers as its does (the processes of a database: eval/bench/postgres.py)."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Any) -> None:
         self.server = server
         self.peak = {"rss": 0, "pss": 0}
         self._stop = threading.Event()
@@ -226,47 +220,67 @@ class Sampler:
         self._thread.join()
 
 
-def measure(kinds: Sequence[str], index: Path, queries: Mapping[str, Any], concurrency: Sequence[int],
+@dataclass(frozen=True)
+class Target:
+    """A server to measure: its name in the results, its kind (`SERVERS`), the index it serves
+    (a directory, or `postgresql://...` for an index in PostgreSQL), and the database serving
+    that index, if any: an object whose `memory()` gives its processes' memory as
+    `Server.memory` does, sampled beside the server's."""
+
+    name: str
+    kind: str
+    index: str
+    database: Any = None
+
+
+def measure(targets: Sequence[Target], queries: Mapping[str, Any], concurrency: Sequence[int],
             seconds: float, runs: int, scratch: Path, start_timeout: float = 300.0,
             spike_requests: int = SPIKE_REQUESTS) -> list[dict[str, Any]]:
-    """`runs` rounds; in each, every server kind in turn (so that a change in the machine's load
+    """`runs` rounds; in each, every target in turn (so that a change in the machine's load
     hits them alike) is started afresh: its cold start, one burst per number of clients, a spike
     of `spike_requests` requests at once and the memory during and after it. Medians over rounds."""
     texts = query_texts(**queries)
-    rounds: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    rounds: dict[str, list[dict[str, Any]]] = {target.name: [] for target in targets}
     for round_number in range(runs):
-        for kind in kinds:
-            rounds[kind].append(_round(kind, index, texts, concurrency, seconds, scratch, start_timeout,
-                                       spike_requests))
-            measured = rounds[kind][-1]
-            log.info("bench throughput %s: round %d of %d: %s; requests/s and p95 ms per level: %s", kind,
+        for target in targets:
+            rounds[target.name].append(_round(target, texts, concurrency, seconds, scratch, start_timeout,
+                                              spike_requests))
+            measured = rounds[target.name][-1]
+            log.info("bench throughput %s: round %d of %d: %s; requests/s and p95 ms per level: %s", target.name,
                      round_number + 1, runs, {k: v for k, v in measured.items() if k != "levels"},
                      [(lv["clients"], round(lv["requests_per_s"], 1), round(lv["p95"])) for lv in measured["levels"]])
-    return [_summary(kind, index, len(texts), runs, rounds[kind]) for kind in kinds]
+    return [_summary(target, len(texts), runs, rounds[target.name]) for target in targets]
 
 
-def _round(kind: str, index: Path, texts: Sequence[str], concurrency: Sequence[int], seconds: float,
+def _round(target: Target, texts: Sequence[str], concurrency: Sequence[int], seconds: float,
            scratch: Path, start_timeout: float, spike_requests: int) -> dict[str, Any]:
     port = free_port()
-    server = Server(server_argv(kind, index, port, scratch), scratch / f"bench_{kind}_server.log")
+    server = Server(server_argv(target.kind, target.index, port, scratch), scratch / f"bench_{target.name}_server.log")
+    database: dict[str, float] = {}
     try:
         cold_start = wait_for_answer(server, port, texts[0], start_timeout)
         asyncio.run(burst(port, texts, 1, min(seconds, 2.0)))  # warm-up, not reported
         levels = []
-        with Sampler(server) as sampler:
+        database_sampler = Sampler(target.database) if target.database is not None else None
+        with Sampler(server) as sampler, database_sampler or nullcontext():
             for clients in concurrency:
                 levels.append({"clients": clients, "seconds": seconds,
                                **asyncio.run(burst(port, texts, clients, seconds))})
         memory = server.memory()
+        if database_sampler is not None:
+            after = target.database.memory()
+            database = {"database_pss_gb": after["pss"] / GB, "database_rss_gb": after["rss"] / GB,
+                        "database_processes": after["processes"],
+                        "database_pss_peak_gb": database_sampler.peak["pss"] / GB}
         spiked = spike(port, texts, spike_requests, server) if spike_requests else {}
     finally:
         peak = server.stop()
     return {"cold_start_s": cold_start, "rss_gb": memory["rss"] / GB, "pss_gb": memory["pss"] / GB,
             "pss_peak_gb": sampler.peak["pss"] / GB, "peak_rss_gb": peak / GB, "spike": spiked,
-            "processes": memory["processes"], "levels": levels}
+            "processes": memory["processes"], **database, "levels": levels}
 
 
-def _summary(kind: str, index: Path, queries: int, runs: int, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+def _summary(target: Target, queries: int, runs: int, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     levels = []
     for position, first in enumerate(rounds[0]["levels"]):
         results = [r["levels"][position] for r in rounds]
@@ -278,6 +292,7 @@ def _summary(kind: str, index: Path, queries: int, runs: int, rounds: list[dict[
     spikes = [r["spike"] for r in rounds if r["spike"]]
     spike_summary = {**median_of_runs(spikes), "errors": sum(s["errors"] for s in spikes),
                      "first_error": next((s["first_error"] for s in spikes if s["first_error"]), "")} if spikes else {}
-    return {"server": kind, "workers": _workers(kind), "index": str(index), "queries": queries, "runs": runs,
+    return {"server": target.name, "kind": target.kind, "workers": _workers(target.kind), "index": target.index,
+            "queries": queries, "runs": runs,
             **median_of_runs([{k: v for k, v in r.items() if k not in ("levels", "spike")} for r in rounds]),
             "spike": spike_summary, "levels": levels}

@@ -118,7 +118,16 @@ def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path)
     assert set(scopes) == {"query", "server", "build"} and scopes["query"]["samples"] > 0
     assert scopes["query"]["inclusive"][0] == ["Engine.search (search/engine/engine.py)", 1.0]
     assert any("build_index (search/index/build.py)" == frame for frame, _ in scopes["build"]["inclusive"])
+    pg = parts["postgres"]
+    assert pg["index"]["load"]["records"] == warm["records"] and set(pg["index"]["latency"]["indexes"]) == {
+        "directory", "postgres"}
+    assert [(s["backend"], s["levels"][-1]["errors"]) for s in pg["index"]["servers"]] == [("directory", 0),
+                                                                                         ("postgres", 0)]
+    assert pg["index"]["servers"][1]["database_processes"] >= 2 and "database_pss_gb" not in pg["index"]["servers"][0]
+    assert pg["synthetic"]["vectors"] == 10_000 and len(pg["synthetic"]["indexes"]) == 2
+    assert pg["synthetic"]["indexes"][0]["settings"][0]["index_scans"] > 0  # the walk, not an exact scan
     markdown = (quick_run / "bench.md").read_text()
+    assert "## Postgres" in markdown and "| `vectors_binary_hnsw` | 200 |" in markdown
     assert "## Profile" in markdown and "**server**: the API alone" in markdown
     assert "## Targets" in markdown and "Quick mode" in markdown and "| `Flat` |" in markdown
     assert (quick_run / "bench_scale.png").read_bytes()[:4] == b"\x89PNG"

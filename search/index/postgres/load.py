@@ -14,7 +14,7 @@ import struct
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, cast
+from typing import Callable, Iterator, cast
 
 import numpy as np
 import psycopg
@@ -65,12 +65,12 @@ def load_postgres(
     seconds: dict[str, float] = {}
     schema = schema or schema_name(index.manifest)
     with connect(dsn) as connection:
-        _require(connection, "vector")
+        require_extension(connection, "vector")
         if textsearch and not _available(connection, "pg_textsearch"):
             log.warning("%s has no pg_textsearch: BM25+ will be scored in the app's process", redacted(dsn))
             textsearch = False
         if textsearch:
-            _require(connection, "pg_textsearch")
+            require_extension(connection, "pg_textsearch")
         lexical = TEXTSEARCH if textsearch else IN_PROCESS
         try:
             with connection.transaction():
@@ -85,7 +85,7 @@ def _available(connection: psycopg.Connection, extension: str) -> bool:
     return connection.execute("SELECT 1 FROM pg_available_extensions WHERE name = %s", (extension,)).fetchone() is not None
 
 
-def _require(connection: psycopg.Connection, extension: str) -> None:
+def require_extension(connection: psycopg.Connection, extension: str) -> None:
     """CREATE EXTENSION, or IndexLoadError saying what the server lacks."""
     try:
         connection.execute(f"CREATE EXTENSION IF NOT EXISTS {extension}")
@@ -109,7 +109,7 @@ def _load(
     with timed(seconds, "records"):
         statistics = _records(connection, index, s, lexical == TEXTSEARCH)
     with timed(seconds, "vectors"):
-        _vectors(connection, dense, s)
+        copy_vectors(connection, s, dense.dimension, dense.rows, dense.reconstruct)
     with timed(seconds, "btree"):
         for column in FILTER_COLUMNS:
             connection.execute(f"CREATE INDEX ON {s}.records ({quoted(column)})")
@@ -123,15 +123,11 @@ def _load(
                 )
     _files(connection, directory, s, ([PATTERNS] if (directory / PATTERNS).is_dir() else [])
            + ([] if lexical == TEXTSEARCH else ["bm25_main", "bm25_names"]))
-    hnsw = f"WITH (m = {config.DENSE_HNSW_NEIGHBOURS}, ef_construction = {config.DENSE_HNSW_EF_CONSTRUCTION})"
     with timed(seconds, "hnsw"):
-        connection.execute(f"CREATE INDEX vectors_hnsw ON {s}.vectors USING hnsw (embedding vector_ip_ops) {hnsw}")
+        vector_index(connection, s, dense.dimension, binary=False)
     if binary:
         with timed(seconds, "binary_hnsw"):
-            connection.execute(
-                f"CREATE INDEX vectors_binary_hnsw ON {s}.vectors USING hnsw "
-                f"((binary_quantize(embedding)::bit({dense.dimension})) bit_hamming_ops) {hnsw}"
-            )
+            vector_index(connection, s, dense.dimension, binary=True)
     info = {
         "manifest": index.manifest, "lexical": lexical, "quantisation": "binary" if binary else "none",
         "dimension": dense.dimension, "views_per_record": dense.views_per_record, "source": str(directory),
@@ -217,10 +213,13 @@ def _batches(table: pa.Table) -> Iterator[tuple[int, pa.RecordBatch]]:
         start += batch.num_rows
 
 
-def _vectors(connection: psycopg.Connection, dense: DenseIndex, s: str) -> None:
-    """Every view's vector with its record's position, as one binary COPY stream built with
-    numpy (pgvector's binary form: dimension, 0, then big-endian float4s)."""
-    d = dense.dimension
+def copy_vectors(connection: psycopg.Connection, s: str, dimension: int, positions: np.ndarray,
+                 vectors: Callable[[np.ndarray], np.ndarray]) -> None:
+    """The table `vectors` of schema `s`: row i holds `positions[i]` (its record's position) and
+    `vectors(rows)[i]`, written as one binary COPY stream built with numpy (pgvector's binary
+    form: dimension, 0, then big-endian float4s). `vectors` gives the vectors of an array of row
+    numbers (the dense index's `reconstruct`; the benchmark's synthetic vector file)."""
+    d = dimension
     connection.execute(f"CREATE TABLE {s}.vectors (row int4 PRIMARY KEY, position int4 NOT NULL, embedding vector({d}) NOT NULL)")
     connection.execute(f"CREATE INDEX ON {s}.vectors (position)")
     row = np.dtype([("fields", ">i2"), ("l1", ">i4"), ("row", ">i4"), ("l2", ">i4"), ("position", ">i4"),
@@ -228,17 +227,31 @@ def _vectors(connection: psycopg.Connection, dense: DenseIndex, s: str) -> None:
     with connection.cursor() as cursor:
         with cursor.copy(f"COPY {s}.vectors (row, position, embedding) FROM STDIN (FORMAT BINARY)") as copy:
             copy.write(b"PGCOPY\n\xff\r\n\0" + struct.pack(">ii", 0, 0))
-            total = len(dense.rows)
+            total = len(positions)
             for start in range(0, total, BATCH):
                 stop = min(start + BATCH, total)
                 rows = np.zeros(stop - start, dtype=row)
                 rows["fields"], rows["l1"], rows["l2"], rows["l3"] = 3, 4, 4, 4 + 4 * d
                 rows["row"] = np.arange(start, stop)
-                rows["position"] = dense.rows[start:stop]
+                rows["position"] = positions[start:stop]
                 rows["dim"] = d
-                rows["vector"] = dense.reconstruct(np.arange(start, stop))
+                rows["vector"] = vectors(np.arange(start, stop))
                 copy.write(rows.tobytes())
             copy.write(struct.pack(">h", -1))
+
+
+def vector_index(connection: psycopg.Connection, s: str, dimension: int, binary: bool) -> str:
+    """Build the HNSW index over `vectors` of schema `s` that the backend searches
+    (search/index/postgres/signals.py `VectorSignal`), with FAISS's `m` and `ef_construction`:
+    by inner product over the full vectors (`vectors_hnsw`), or, `binary`, by Hamming distance
+    over their binary quantisation (`vectors_binary_hnsw`). Its name."""
+    hnsw = f"WITH (m = {config.DENSE_HNSW_NEIGHBOURS}, ef_construction = {config.DENSE_HNSW_EF_CONSTRUCTION})"
+    if binary:
+        connection.execute(f"CREATE INDEX vectors_binary_hnsw ON {s}.vectors USING hnsw "
+                           f"((binary_quantize(embedding)::bit({dimension})) bit_hamming_ops) {hnsw}")
+        return "vectors_binary_hnsw"
+    connection.execute(f"CREATE INDEX vectors_hnsw ON {s}.vectors USING hnsw (embedding vector_ip_ops) {hnsw}")
+    return "vectors_hnsw"
 
 
 def _files(connection: psycopg.Connection, directory: Path, s: str, parts: list[str]) -> None:

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import psycopg
@@ -50,6 +50,14 @@ def open_postgres(spec: str) -> Index:
             raise IndexLoadError(f"{redacted(dsn)}: the index {schema} could not be read ({one_line(error)})") from error
 
 
+def session_settings(schema: str, ef_search: int = min(1000, config.DENSE_HNSW_EF_SEARCH)) -> dict[str, Any]:
+    """The settings of each connection serving the index in `schema`: its tables first on the
+    search path, the HNSW walk's breadth (`ef_search`, at most pgvector's 1000; FAISS's by
+    default) and iterative scans, which a filtered search needs to fill its candidates."""
+    return {"search_path": f"{quoted(schema)}, public", "hnsw.ef_search": ef_search,
+            "hnsw.iterative_scan": "strict_order"}
+
+
 def _exists(connection: psycopg.Connection, table: str) -> bool:
     """Whether the table `table` (schema-qualified, quoted as needed) exists."""
     found = connection.execute("SELECT to_regclass(%s)", (table,)).fetchone()
@@ -70,11 +78,7 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
     s = quoted(schema)
     info = dict(connection.execute(f"SELECT key, value FROM {s}.info").fetchall())
     records, pagerank, dependents = _records(connection, s)
-    connections = Connections(dsn, {
-        "search_path": f"{s}, public",
-        "hnsw.ef_search": min(1000, config.DENSE_HNSW_EF_SEARCH),
-        "hnsw.iterative_scan": "strict_order",
-    })
+    connections = Connections(dsn, session_settings(schema))
     with _files(connection, schema) as files:
         if info["lexical"] == TEXTSEARCH:
             lexical: LexicalSignal = TextSearchSignal(connections, "lexical", BM25_INDEXES["lexical"],

@@ -10,7 +10,7 @@ import pytest
 
 from search.__main__ import main
 from search.index.manifest import IndexLoadError
-from search.index.postgres.load import _require
+from search.index.postgres.load import require_extension
 from search.index.postgres.schema import REGISTRY, schema_name, words
 from search.index.store import open_index
 
@@ -84,4 +84,4 @@ def test_a_database_without_an_index_says_how_to_load_one(postgres: str) -> None
 def test_a_missing_extension_is_named(postgres: str) -> None:
     with psycopg.connect(postgres, autocommit=True) as connection:
         with pytest.raises(IndexLoadError, match="cannot provide the extension no_such_extension"):
-            _require(connection, "no_such_extension")
+            require_extension(connection, "no_such_extension")
