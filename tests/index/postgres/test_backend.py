@@ -16,6 +16,8 @@ from search.engine.engine import Engine
 from search.index.build import BuildOptions, build_index
 from search.index.postgres.load import load_postgres
 from search.index.store import Index, open_index
+from tests.live_server import app_process
+from tests.reliability.load import load
 
 pytestmark = pytest.mark.postgres
 
@@ -122,3 +124,16 @@ def test_the_app_serves_a_postgres_index(loaded: dict[str, str], small_index: Pa
             assert answer.status_code == 200 and answer.json().get("hits"), answer.text
             assert answer.json() == reference.get("/json", params={"q": pattern}).json()
         assert client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize("load_name", ["textsearch", "process"])
+def test_the_app_over_postgres_takes_a_mixed_load_with_no_failure(loaded: dict[str, str], load_name: str,
+                                                                   tmp_path: Path) -> None:
+    """tests/reliability/load.py's clients (the page, the three imitated APIs, native searches and
+    votes) against `python app.py --index postgresql://...`, with BM25 in SQL and in process."""
+    with app_process(loaded[load_name], tmp_path / "votes.sqlite", tmp_path / "app.log",
+                     {"RATE_LIMIT_PER_MINUTE": "0"}) as app:
+        report = load(app, clients=8, seconds=4, warmup=1)
+    assert report.failed == 0, report.failures
+    assert set(report.by_kind) >= {"native", "leansearch", "loogle", "statesearch", "page", "vote"}
+    assert report.by_kind["vote"] > 0
