@@ -66,11 +66,23 @@ class DrainingServer(Server):
         asyncio.get_running_loop().call_soon_threadsafe(lambda: asyncio.ensure_future(self._drain()))
 
     async def _drain(self) -> None:
-        for server in self.servers:  # stop accepting: new connections go to the other workers
-            server.close()
+        """Stop accepting (new connections go to the other workers), let every connection
+        already accepted finish (each response says `Connection: close`), then exit.
+
+        Accepting stops by taking the listening sockets out of the event loop, not by
+        `Server.close()`: asyncio (CPython 3.11) drops a connection it accepted just before
+        `close()` but makes its transport just after (`Server._attach` asserts the server still
+        has sockets; the error is swallowed and the socket closed), and its client sees a reset.
+        uvicorn's shutdown closes the servers once the connections are gone."""
+        loop = asyncio.get_running_loop()
+        for server in self.servers:
+            for listening in server.sockets:
+                loop.remove_reader(listening.fileno())
         deadline = time.monotonic() + KEEPALIVE_SECONDS + 1
-        while self.server_state.connections and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        while True:
+            await asyncio.sleep(0.05)  # first of all: connections accepted before now get their transport
+            if not self.server_state.connections or time.monotonic() >= deadline:
+                break
         self.should_exit = True
 
 

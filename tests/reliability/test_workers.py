@@ -54,8 +54,9 @@ def test_workers_answer_every_kind_and_share_one_vote_store(tmp_path_factory: py
 @pytest.mark.slow
 def test_the_index_is_swapped_under_load_with_no_failed_request(tmp_path_factory: pytest.TempPathFactory,
                                                                  second_index: Path, tmp_path: Path) -> None:
-    """Flaky, hence `slow` (out of the default suite that CI runs): about 1 run in 9 to 19 fails
-    with a few connection resets during the swap, cause not found (README, "Several workers")."""
+    """Long (about 20 s), hence `slow`. Connection resets during the swap, which made it fail now
+    and then, came from asyncio dropping connections accepted as the old workers' servers were
+    closed (search/api/workers.py `DrainingServer._drain`)."""
     with app_process(ui_index(tmp_path_factory), tmp_path / "votes.sqlite", tmp_path / "app.log", ENV,
                      workers=2) as app:
         old = _version(app)
