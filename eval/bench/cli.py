@@ -237,10 +237,11 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
                                               spike_requests=plan.spike_requests)}
     if part == "postgres":
         kinds = args.servers.split(",") if args.servers else ["api" if args.quick else "app"]
-        return postgres.measure(
-            index, args.dsn, args.pgdata, queries, plan.runs, kinds, plan.clients, plan.seconds, plan.spike_requests,
-            scratch, plan.synthetic_vectors, plan.synthetic_queries, plan.ef_searches, args.maintenance_work_mem,
-            args.maintenance_workers, [args.postgres_only] if args.postgres_only else postgres.HALVES)
+        settings = postgres.Settings(
+            queries, plan.runs, kinds, plan.clients, plan.seconds, plan.spike_requests, plan.synthetic_vectors,
+            plan.synthetic_queries, plan.ef_searches, args.maintenance_work_mem, args.maintenance_workers,
+            [args.postgres_only] if args.postgres_only else postgres.HALVES)
+        return postgres.measure(index, args.dsn, args.pgdata, scratch, settings)
     designs = (lambda _: list(args.design)) if args.design else (
         (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
     return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,

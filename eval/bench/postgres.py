@@ -88,12 +88,10 @@ class DatabaseProcesses:
 
     def memory(self) -> dict[str, int]:
         """As `throughput.Server.memory`: RSS and PSS summed over the server's processes."""
-        if self._postmaster is None:
-            return {"rss": 0, "pss": 0, "processes": 0}
         try:
-            members = [self._postmaster, *self._postmaster.children(recursive=True)]
+            members = [self._postmaster, *self._postmaster.children(recursive=True)] if self._postmaster else []
         except psutil.NoSuchProcess:
-            return {"rss": 0, "pss": 0, "processes": 0}
+            members = []
         return processes_memory(members)
 
 
@@ -156,7 +154,7 @@ def alternate(indexes: Mapping[str, str], queries: Mapping[str, Any], runs: int,
     for name, spec in indexes.items():
         started = time.perf_counter()
         engines[name] = Engine(open_index(spec))
-        engines[name].index.embedder
+        engines[name].index.load_embedder()
         load_s[name] = time.perf_counter() - started
     for engine in engines.values():
         for text in texts[:WARMUP]:
@@ -290,38 +288,50 @@ def _index_scans(connection: Any, index: str) -> int:
 # --- The part --------------------------------------------------------------------------------------
 
 
-def measure(index: Path, dsn: str | None, pgdata: Path | None, queries: Mapping[str, Any], runs: int,
-            kinds: Sequence[str], clients: Sequence[int], seconds: float, spike_requests: int, scratch: Path,
-            synthetic_count: int, synthetic_queries: int, ef_searches: Sequence[int], maintenance_work_mem: str,
-            workers: int, halves: Sequence[str] = HALVES) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What one run of the part measures, and how much of it (the bench's plan and options)."""
+
+    queries: Mapping[str, Any]
+    runs: int
+    #: Server kinds of the throughput part (`api`, `app`, `workers`) serving each index.
+    kinds: Sequence[str]
+    clients: Sequence[int]
+    seconds: float
+    spike_requests: int
+    synthetic_count: int
+    synthetic_queries: int
+    ef_searches: Sequence[int]
+    maintenance_work_mem: str
+    maintenance_workers: int
+    halves: Sequence[str] = HALVES
+
+
+def measure(index: Path, dsn: str | None, pgdata: Path | None, scratch: Path, settings: Settings) -> dict[str, Any]:
     """The part on the server at `dsn`, or on a local one started now in `pgdata` (kept, the
     server stopped at the end) or a temporary directory (removed)."""
     from search.index.postgres.local import local_server
 
-    arguments = (index, queries, runs, kinds, clients, seconds, spike_requests, scratch, synthetic_count,
-                 synthetic_queries, ef_searches, maintenance_work_mem, workers, halves)
     try:
         if dsn:
-            return _measure_on(dsn, *arguments)
+            return _measure_on(dsn, index, scratch, settings)
         directory = pgdata or scratch / "pgdata"
         with local_server(directory, delete=pgdata is None) as local:
-            return {"local_server": str(directory), **_measure_on(local, *arguments)}
+            return {"local_server": str(directory), **_measure_on(local, index, scratch, settings)}
     except psycopg.Error as error:
         raise RuntimeError(f"PostgreSQL: {one_line(error)}") from error
 
 
-def _measure_on(dsn: str, index: Path, queries: Mapping[str, Any], runs: int, kinds: Sequence[str],
-                clients: Sequence[int], seconds: float, spike_requests: int, scratch: Path, synthetic_count: int,
-                synthetic_queries: int, ef_searches: Sequence[int], maintenance_work_mem: str, workers: int,
-                halves: Sequence[str]) -> dict[str, Any]:
+def _measure_on(dsn: str, index: Path, scratch: Path, settings: Settings) -> dict[str, Any]:
     database = DatabaseProcesses(dsn)
     out: dict[str, Any] = {"server": {**server_facts(dsn), "memory_measured": database.found}}
-    if "index" in halves:
-        out["index"] = measure_index(index, dsn, database, queries, runs, kinds, clients, seconds, spike_requests,
-                                     scratch)
-    if "synthetic" in halves and synthetic_count:
-        out["synthetic"] = measure_synthetic(dsn, database, synthetic_count, synthetic_queries, ef_searches, runs,
-                                             scratch, maintenance_work_mem, workers)
+    if "index" in settings.halves:
+        out["index"] = measure_index(index, dsn, database, settings.queries, settings.runs, settings.kinds,
+                                     settings.clients, settings.seconds, settings.spike_requests, scratch)
+    if "synthetic" in settings.halves and settings.synthetic_count:
+        out["synthetic"] = measure_synthetic(dsn, database, settings.synthetic_count, settings.synthetic_queries,
+                                             settings.ef_searches, settings.runs, scratch,
+                                             settings.maintenance_work_mem, settings.maintenance_workers)
     return out
 
 

@@ -37,7 +37,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 import httpx
 import psutil
@@ -194,12 +194,18 @@ async def burst_once(port: int, texts: Sequence[str], requests: int) -> dict[str
             "first_error": errors[0] if errors else "", "seconds": elapsed, **percentiles(latencies)}
 
 
+class Processes(Protocol):
+    """Something whose processes' memory can be read: a `Server`, or the processes of a
+    database (eval/bench/postgres.py `DatabaseProcesses`)."""
+
+    def memory(self) -> dict[str, int]: ...
+
+
 class Sampler:
     """The most memory (RSS and PSS summed over the server's processes) seen while it runs,
-    sampled every 0.25 s in a thread; `server` is a `Server`, or anything whose `memory()`
-    answers as its does (the processes of a database: eval/bench/postgres.py)."""
+    sampled every 0.25 s in a thread."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Processes) -> None:
         self.server = server
         self.peak = {"rss": 0, "pss": 0}
         self._stop = threading.Event()
@@ -224,13 +230,12 @@ class Sampler:
 class Target:
     """A server to measure: its name in the results, its kind (`SERVERS`), the index it serves
     (a directory, or `postgresql://...` for an index in PostgreSQL), and the database serving
-    that index, if any: an object whose `memory()` gives its processes' memory as
-    `Server.memory` does, sampled beside the server's."""
+    that index, if any, whose processes' memory is sampled beside the server's."""
 
     name: str
     kind: str
     index: str
-    database: Any = None
+    database: Processes | None = None
 
 
 def measure(targets: Sequence[Target], queries: Mapping[str, Any], concurrency: Sequence[int],
