@@ -193,9 +193,12 @@ class RecordTable(Sequence[Statement]):
 
 def _value_key(value: Any) -> tuple[type, Any]:
     """A metadata value as a dictionary key that tells apart what JSON tells apart (1, True,
-    1.0 and "1" are distinct values): a scalar with its type, a list or object as its JSON."""
-    if isinstance(value, (list, dict)):
-        return type(value), json.dumps(value, sort_keys=True)
+    1.0 and "1" are distinct values, also inside lists; an object's key order is not): each
+    value with its type, lists and objects as tuples of their items' keys."""
+    if isinstance(value, list):
+        return list, tuple(map(_value_key, value))
+    if isinstance(value, dict):
+        return dict, tuple(sorted((key, _value_key(item)) for key, item in value.items()))
     return type(value), value
 
 

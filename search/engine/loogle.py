@@ -93,16 +93,16 @@ class LoogleSearch:
         self.lean = pc.is_in(records.table["source"], value_set=sources).to_numpy()
         self.exact: dict[str, list[int]] = {}
         positions = np.flatnonzero(self.lean)
-        for p, name in zip(positions.tolist(), records.column("name", positions)):
+        names = records.table["name"].take(pa.array(positions, pa.int64()))
+        for p, name in zip(positions.tolist(), names.to_pylist()):
             self.exact.setdefault(name, []).append(p)
         patterns = self.index.patterns
         self.matcher = Matcher(patterns) if patterns is not None else None
-        #: Each Lean record's place in the order of names: the last tie-breaker of `_ordered`,
-        #: without reading 100,000 names for a pattern as general as `Eq _`.
+        #: Each Lean record's place in the order of names (ties by position: Arrow's sort is
+        #: stable): the last tie-breaker of `_ordered`, without reading 100,000 names for a
+        #: pattern as general as `Eq _`.
         self.name_rank = np.zeros(len(self.lean), dtype=np.int64)
-        by_name = sorted(self.exact.items())
-        self.name_rank[np.asarray([p for _, ps in by_name for p in ps], dtype=np.int64)] = np.arange(
-            sum(len(ps) for _, ps in by_name))
+        self.name_rank[positions[pc.sort_indices(names).to_numpy()]] = np.arange(len(positions))
 
     def find(self, query: str, limit: int) -> LoogleResult:
         """The declarations matching every filter of `query` (the first `limit` of them, in

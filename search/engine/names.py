@@ -14,6 +14,8 @@ import re
 import unicodedata
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import fuzz, process
 
 #: How many near spellings an error suggests.
@@ -24,13 +26,16 @@ class NameTable:
     """The distinct names of an index (lowercased), searchable by prefix, substring, spelling."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        self.names = sorted(set(names))
+        # Sorted by Arrow (UTF-8 byte order is code point order, as `sorted`), ~8x faster at 300k.
+        distinct = pa.array(list(dict.fromkeys(names)), pa.string())
+        ordered = distinct.take(pc.sort_indices(distinct))
+        self.names: list[str] = ordered.to_pylist()
         self._joined = "\n" + "\n".join(self.names) + "\n"
-        lengths = np.array([len(n) for n in self.names], dtype=np.int64)
+        lengths = pc.utf8_length(ordered).to_numpy().astype(np.int64)
         #: Offset of each name in `_joined` (after its leading newline).
         self._starts = np.concatenate(([1], 1 + np.cumsum(lengths + 1)[:-1])) if self.names else np.zeros(0, np.int64)
         order = np.argsort(lengths, kind="stable")
-        self._by_length = [self.names[i] for i in order]
+        self._by_length: list[str] = ordered.take(order).to_pylist()
         self._lengths = lengths[order]
 
     def with_prefix(self, prefix: str) -> list[str]:
@@ -79,8 +84,9 @@ _NOT_WORD = re.compile(r"[^\w]+")
 def title_key(text: str) -> str:
     """A title as compared: accents, case, possessives, apostrophes and punctuation dropped
     (`Hilbert's basis theorem` and `hilbert basis theorem` agree; `Schröder` is `schroder`)."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if not text.isascii():  # NFKD leaves ASCII as it is, with nothing combining to drop
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = text.lower()
     return " ".join(_NOT_WORD.sub(" ", _POSSESSIVE.sub("", text)).replace("_", " ").split())
 
 

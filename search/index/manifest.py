@@ -23,8 +23,6 @@ class IndexLoadError(Exception):
     """An index directory that cannot be used as it is (missing, damaged or mismatched)."""
 
 
-
-
 def sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -73,7 +71,7 @@ INDEX_PARTS = frozenset({
 def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
     """The manifest of an index directory, after checking that its files match it."""
     path = directory / MANIFEST
-    hint = f"rebuild it with: python -m search build --out {directory}"
+    hint = _rebuild_hint(directory)
     if not directory.is_dir():
         raise IndexLoadError(f"no index at {directory}; {hint}")
     if not path.is_file():
@@ -88,17 +86,29 @@ def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
             f"format {FORMAT_VERSION}; {hint}"
         )
     if verify:
-        listed = manifest.get("files", {})
-        for file in sorted(directory.rglob("*")):
-            name = file.relative_to(directory).as_posix()
-            if file.is_file() and name.split("/")[0] in INDEX_PARTS and name not in listed:
-                raise IndexLoadError(f"{directory}: {name} is not in the manifest (not from this build); {hint}")
-        for name, expected in listed.items():
-            file = directory / name
-            if not file.is_file():
-                raise IndexLoadError(f"{directory}: {name} is missing; {hint}")
-            if file.stat().st_size != expected["bytes"] or sha256(file) != expected["sha256"]:
-                raise IndexLoadError(
-                    f"{directory}: {name} does not match the manifest (changed or damaged); {hint}"
-                )
+        verify_files(directory, manifest)
     return manifest
+
+
+def verify_files(directory: Path, manifest: dict[str, Any]) -> None:
+    """Check that the index parts under `directory` are the files `manifest` lists, byte for
+    byte (size and SHA-256); raises IndexLoadError naming the first that is not.
+
+    hashlib releases the GIL while hashing, so `Index.load` runs this on a thread beside the
+    loading itself and the ~1 s of hashing a full index costs little of its start."""
+    hint = _rebuild_hint(directory)
+    listed = manifest.get("files", {})
+    for file in sorted(directory.rglob("*")):
+        name = file.relative_to(directory).as_posix()
+        if file.is_file() and name.split("/")[0] in INDEX_PARTS and name not in listed:
+            raise IndexLoadError(f"{directory}: {name} is not in the manifest (not from this build); {hint}")
+    for name, expected in listed.items():
+        file = directory / name
+        if not file.is_file():
+            raise IndexLoadError(f"{directory}: {name} is missing; {hint}")
+        if file.stat().st_size != expected["bytes"] or sha256(file) != expected["sha256"]:
+            raise IndexLoadError(f"{directory}: {name} does not match the manifest (changed or damaged); {hint}")
+
+
+def _rebuild_hint(directory: Path) -> str:
+    return f"rebuild it with: python -m search build --out {directory}"

@@ -6,6 +6,7 @@ or mismatched index is refused with a clear message rather than giving wrong ans
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -16,7 +17,7 @@ import numpy as np
 from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
-from search.index.manifest import IndexLoadError, read_manifest
+from search.index.manifest import IndexLoadError, read_manifest, verify_files
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.index.postgres.schema import is_postgres_address
 from search.index.signals import DenseSignal, LexicalSignal
@@ -47,32 +48,44 @@ class Index:
 
     @classmethod
     def load(cls, directory: Path | str, verify: bool = True) -> "Index":
-        """Load an index built by `python -m search build`; raises IndexLoadError if unusable."""
+        """Load an index built by `python -m search build`; raises IndexLoadError if unusable.
+
+        With `verify`, the files are checked against the manifest (`verify_files`) on a thread
+        while they load, and nothing is returned before the check has passed; a file that fails
+        to load is reported as the check finds it (changed, missing) when it does."""
         directory = Path(directory)
-        manifest = read_manifest(directory, verify=verify)
-        try:
-            records = read_parquet(directory / "records.parquet")
-            lexical, names = LexicalIndex.load(directory / "bm25_main"), LexicalIndex.load(directory / "bm25_names")
-            dense = DenseIndex.load(directory / "dense")
-            index = cls(
-                directory=directory,
-                manifest=manifest,
-                records=records,
-                lexical=lexical,
-                names=names,
-                dense=dense,
-                pagerank=np.load(directory / "pagerank.npy"),
-                dependents=np.load(directory / "dependents.npy"),
-                patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
-            )
-        except (OSError, ValueError, RuntimeError) as error:
-            raise IndexLoadError(f"{directory} could not be read ({error})") from error
-        sizes = {len(records), lexical.size, names.size, len(index.pagerank)}
+        manifest = read_manifest(directory, verify=False)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            verified = pool.submit(verify_files, directory, manifest) if verify else None
+            try:
+                index = cls._read(directory, manifest)
+            except (OSError, ValueError, RuntimeError) as error:
+                if verified is not None:
+                    verified.result()
+                raise IndexLoadError(f"{directory} could not be read ({error})") from error
+            if verified is not None:
+                verified.result()
+        records = index.records
+        sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
         if index.patterns is not None:
             sizes.add(len(index.patterns.offsets) - 1)
-        if len(sizes) != 1 or int(dense.rows.max(initial=-1)) >= len(records):
+        if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
         return index
+
+    @classmethod
+    def _read(cls, directory: Path, manifest: dict[str, Any]) -> "Index":
+        return cls(
+            directory=directory,
+            manifest=manifest,
+            records=read_parquet(directory / "records.parquet"),
+            lexical=LexicalIndex.load(directory / "bm25_main"),
+            names=LexicalIndex.load(directory / "bm25_names"),
+            dense=DenseIndex.load(directory / "dense"),
+            pagerank=np.load(directory / "pagerank.npy"),
+            dependents=np.load(directory / "dependents.npy"),
+            patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
+        )
 
     @cached_property
     def embedder(self) -> Embedder:
