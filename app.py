@@ -131,15 +131,15 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
     from search.api.indexes import Indexes
     from search.api.service import SearchService
     from search.engine.engine import Engine
-    from search.index.store import open_index
+    from search.index.store import opening_index
 
     services, tags = {}, {}
     for name, spec in named.items():
         directory = locate_index(spec)
         started = time.perf_counter()
-        engine = Engine(open_index(directory))
-        log.info("index %s (%s) loaded in %.1f s", name, engine.index.directory, time.perf_counter() - started)
-        services[name] = SearchService.from_engine(engine)
+        with opening_index(directory) as index:
+            services[name] = SearchService.from_engine(Engine(index))
+        log.info("index %s (%s) loaded in %.1f s", name, index.directory, time.perf_counter() - started)
         if is_hub_address(spec) and parse_hub_address(spec).revision:
             tags[name] = (str(parse_hub_address(spec).revision),)
     indexes = Indexes(services, tags)

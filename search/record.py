@@ -204,7 +204,12 @@ def _value_key(value: Any) -> tuple[type, Any]:
 
 def read_parquet(path: Path) -> RecordTable:
     """Read records written by `write_parquet`."""
-    records = RecordTable(pq.read_table(path, schema=SCHEMA))
+    # ParquetFile.read gives one chunk per column for the one row group `write_parquet` writes,
+    # where read_table's dataset reader gives one per 128k rows, which RecordTable would copy
+    # into one (full index: 0.3 s against 0.6-1.2 s with the copy).
+    with pq.ParquetFile(path) as file:
+        table = file.read(columns=SCHEMA.names)
+    records = RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA))
     # Arrow's allocator keeps the freed read buffers and chunks (hundreds of MB at full size)
     # for reuse unless told to return them.
     pa.default_memory_pool().release_unused()

@@ -7,10 +7,11 @@ or mismatched index is refused with a clear message rather than giving wrong ans
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -48,44 +49,53 @@ class Index:
 
     @classmethod
     def load(cls, directory: Path | str, verify: bool = True) -> "Index":
-        """Load an index built by `python -m search build`; raises IndexLoadError if unusable.
+        """Load an index built by `python -m search build`; raises IndexLoadError if unusable."""
+        with cls.loading(directory, verify) as index:
+            return index
 
-        With `verify`, the files are checked against the manifest (`verify_files`) on a thread
-        while they load, and nothing is returned before the check has passed; a file that fails
-        to load is reported as the check finds it (changed, missing) when it does."""
+    @classmethod
+    @contextmanager
+    def loading(cls, directory: Path | str, verify: bool = True) -> Iterator["Index"]:
+        """`load`, with the work of the `with` block (a server building its engine) done while
+        the files are checked against the manifest (`verify_files`, on a thread: hashing
+        releases the GIL); the block's end waits for the check and raises IndexLoadError if it
+        failed. A failure to read a file, or any in the block, is reported as the check finds
+        the files (changed, missing) when it finds them so."""
         directory = Path(directory)
         manifest = read_manifest(directory, verify=False)
         with ThreadPoolExecutor(max_workers=1) as pool:
-            verified = pool.submit(verify_files, directory, manifest) if verify else None
+            check = pool.submit(verify_files, directory, manifest) if verify else None
             try:
-                index = cls._read(directory, manifest)
-            except (OSError, ValueError, RuntimeError) as error:
-                if verified is not None:
-                    verified.result()
-                raise IndexLoadError(f"{directory} could not be read ({error})") from error
-            if verified is not None:
-                verified.result()
-        records = index.records
-        sizes = {len(records), index.lexical.size, index.names.size, len(index.pagerank)}
-        if index.patterns is not None:
-            sizes.add(len(index.patterns.offsets) - 1)
-        if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(records):
-            raise IndexLoadError(f"{directory}: its files disagree on the number of records")
-        return index
+                yield cls._read(directory, manifest)
+            except BaseException:
+                if check is not None:
+                    check.result()
+                raise
+            if check is not None:
+                check.result()
 
     @classmethod
     def _read(cls, directory: Path, manifest: dict[str, Any]) -> "Index":
-        return cls(
-            directory=directory,
-            manifest=manifest,
-            records=read_parquet(directory / "records.parquet"),
-            lexical=LexicalIndex.load(directory / "bm25_main"),
-            names=LexicalIndex.load(directory / "bm25_names"),
-            dense=DenseIndex.load(directory / "dense"),
-            pagerank=np.load(directory / "pagerank.npy"),
-            dependents=np.load(directory / "dependents.npy"),
-            patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
-        )
+        try:
+            index = cls(
+                directory=directory,
+                manifest=manifest,
+                records=read_parquet(directory / "records.parquet"),
+                lexical=LexicalIndex.load(directory / "bm25_main"),
+                names=LexicalIndex.load(directory / "bm25_names"),
+                dense=DenseIndex.load(directory / "dense"),
+                pagerank=np.load(directory / "pagerank.npy"),
+                dependents=np.load(directory / "dependents.npy"),
+                patterns=PatternIndex.load(directory / PATTERNS) if (directory / PATTERNS).is_dir() else None,
+            )
+        except (OSError, ValueError, RuntimeError) as error:
+            raise IndexLoadError(f"{directory} could not be read ({error})") from error
+        sizes = {len(index.records), index.lexical.size, index.names.size, len(index.pagerank)}
+        if index.patterns is not None:
+            sizes.add(len(index.patterns.offsets) - 1)
+        if len(sizes) != 1 or int(index.dense.rows.max(initial=-1)) >= len(index.records):
+            raise IndexLoadError(f"{directory}: its files disagree on the number of records")
+        return index
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -132,11 +142,21 @@ class Index:
 def open_index(spec: Path | str) -> Index:
     """The index at `spec`: a directory built by `python -m search build`, or a
     `postgresql://...[#SCHEMA]` address that `python -m search load-postgres` loaded."""
+    with opening_index(spec) as index:
+        return index
+
+
+@contextmanager
+def opening_index(spec: Path | str) -> Iterator[Index]:
+    """`open_index`, with the `with` block's work done while a directory's files are checked
+    (`Index.loading`)."""
     if is_postgres_address(str(spec)):
         from search.index.postgres.store import open_postgres
 
-        return open_postgres(str(spec))
-    return Index.load(spec)
+        yield open_postgres(str(spec))
+        return
+    with Index.loading(spec) as index:
+        yield index
 
 
 @cache

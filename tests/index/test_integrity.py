@@ -96,3 +96,20 @@ def test_a_file_the_manifest_does_not_list_is_refused(copy: Path) -> None:
     np.save(copy / "pagerank.npy", np.ones(len(np.load(copy / "pagerank.npy"))))
     with pytest.raises(IndexLoadError, match="pagerank.npy"):
         Index.load(copy)
+
+
+def test_work_done_while_the_files_are_checked_is_refused_with_them(copy: Path) -> None:
+    """`Index.loading` runs the block while the files are hashed: a damaged file the loader
+    reads without error (PageRank values) is refused at the block's end, and a failure inside
+    the block on a damaged index is reported as the damage."""
+    other_build_manifest(copy)
+    ran = []
+    with pytest.raises(IndexLoadError, match=r"pagerank\.npy does not match the manifest"):
+        with Index.loading(copy) as index:
+            ran.append(len(index.records))
+    assert ran and ran[0] > 0
+    with pytest.raises(IndexLoadError, match=r"pagerank\.npy does not match the manifest"):
+        with Index.loading(copy):
+            raise RuntimeError("a failure caused by the damage")
+    with Index.loading(copy, verify=False) as index:
+        assert len(index.records) == ran[0]
