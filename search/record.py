@@ -193,12 +193,9 @@ class RecordTable(Sequence[Statement]):
 
 def _value_key(value: Any) -> tuple[type, Any]:
     """A metadata value as a dictionary key that tells apart what JSON tells apart (1, True,
-    1.0 and "1" are distinct values, also inside lists; an object's key order is not): each
-    value with its type, lists and objects as tuples of their items' keys."""
-    if isinstance(value, list):
-        return list, tuple(map(_value_key, value))
-    if isinstance(value, dict):
-        return dict, tuple(sorted((key, _value_key(item)) for key, item in value.items()))
+    1.0 and "1" are distinct values): a scalar with its type, a list or object as its JSON."""
+    if isinstance(value, (list, dict)):
+        return type(value), json.dumps(value, sort_keys=True)
     return type(value), value
 
 
@@ -206,8 +203,9 @@ def read_parquet(path: Path) -> RecordTable:
     """Read records written by `write_parquet`."""
     # ParquetFile.read gives one chunk per column for the one row group `write_parquet` writes,
     # where read_table's dataset reader gives one per 128k rows, which RecordTable would copy
-    # into one (full index: 0.3 s against 0.6-1.2 s with the copy).
-    with pq.ParquetFile(path) as file:
+    # into one (full index: 0.3 s against 0.6-1.2 s with the copy). Without pre-buffering, as
+    # its buffered file would stay in Arrow's pool (37 MB at full size).
+    with pq.ParquetFile(path, pre_buffer=False) as file:
         table = file.read(columns=SCHEMA.names)
     records = RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA))
     # Arrow's allocator keeps the freed read buffers and chunks (hundreds of MB at full size)
