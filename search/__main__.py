@@ -85,10 +85,11 @@ def _query(args: argparse.Namespace) -> int:
     variant, filter names and values), so that bad input is a message, not a quiet odd answer."""
     from search.api.service import SearchService
     from search.engine.engine import Engine
-    from search.index.store import open_index
+    from search.index.store import opening_index
 
     filters = {k: v for k, v in (("source", args.source), ("kind", args.kind)) if v}
-    service = SearchService.from_engine(Engine(open_index(args.index)))
+    with opening_index(args.index) as index:
+        service = SearchService.from_engine(Engine(index))
     results = service.search(args.text, k=args.k, filters=filters, variant=args.variant)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=2))

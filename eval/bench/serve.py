@@ -22,10 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     from search.api.http import make_api
     from search.engine.engine import Engine
     from search.index.manifest import IndexLoadError
-    from search.index.store import open_index
+    from search.index.store import opening_index
 
     try:
-        engine = Engine(open_index(args.index))
+        with opening_index(args.index) as index:
+            engine = Engine(index)
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
