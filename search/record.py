@@ -203,10 +203,10 @@ def read_parquet(path: Path) -> RecordTable:
     """Read records written by `write_parquet`."""
     # ParquetFile.read gives one chunk per column for the one row group `write_parquet` writes,
     # where read_table's dataset reader gives one per 128k rows, which RecordTable would copy
-    # into one (full index: 0.3 s against 0.6-1.2 s with the copy). Without pre-buffering, as
-    # its buffered file would stay in Arrow's pool (37 MB at full size).
+    # into one. On one thread and without pre-buffering: decoding on Arrow's threads, or a
+    # pre-buffered file, left the server 20-40 MB larger for a gain of a few tenths of a second.
     with pq.ParquetFile(path, pre_buffer=False) as file:
-        table = file.read(columns=SCHEMA.names)
+        table = file.read(columns=SCHEMA.names, use_threads=False)
     records = RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA))
     # Arrow's allocator keeps the freed read buffers and chunks (hundreds of MB at full size)
     # for reuse unless told to return them.
