@@ -36,7 +36,7 @@ def test_retrieval_command_writes_reports(
         manifest={"build_date": "2026-08-04", "sources": {"mathlib": {"commit": "feedbeef00"}}},
     )
     script = {v: {"Lie ring": results("mathlib:LieRing")} for v in ("bm25", "default")}
-    monkeypatch.setattr(search.index.store.Index, "load", staticmethod(lambda directory: index))
+    monkeypatch.setattr(search.index.store, "open_index", lambda spec: index)
     monkeypatch.setattr(search.engine.engine, "Engine", lambda loaded: FakeEngine(script))
     queries = fixtures_dir / "queries" / "mathlibqr_small.json"
     argv = ["retrieval", "--index", "idx", "--queries", str(queries), "--variants", "bm25,default",
