@@ -40,6 +40,7 @@ from search.engine.engine import Engine
 from search.engine.graph import DependencyGraph
 from search.engine.names import SUGGESTIONS, nearest
 from search.engine.patterns import Matcher, Pattern, PatternError, parse_pattern
+from search.index.store import NamePositions
 from search.record import Statement
 
 #: A name-shaped filter: a letter or `_` first, then letters, digits, `_ ' ! ?`, subscripts,
@@ -91,11 +92,10 @@ class LoogleSearch:
         sources = pa.array(list(lean_sources), pa.string())
         #: Which records are Lean declarations, by position.
         self.lean = pc.is_in(records.table["source"], value_set=sources).to_numpy()
-        self.exact: dict[str, list[int]] = {}
         positions = np.flatnonzero(self.lean)
         names = records.table["name"].take(pa.array(positions, pa.int64()))
-        for p, name in zip(positions.tolist(), names.to_pylist()):
-            self.exact.setdefault(name, []).append(p)
+        #: Full name (as written) -> positions of the Lean records so named.
+        self.exact = NamePositions(names.to_pylist(), positions.tolist())
         patterns = self.index.patterns
         self.matcher = Matcher(patterns) if patterns is not None else None
         #: Each Lean record's place in the order of names (ties by position: Arrow's sort is

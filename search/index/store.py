@@ -69,12 +69,9 @@ class Index:
             check = pool.submit(verify_files, directory, manifest) if verify else None
             try:
                 yield cls._read(directory, manifest)
-            except BaseException:
+            finally:
                 if check is not None:
                     check.result()
-                raise
-            if check is not None:
-                check.result()
 
     @classmethod
     def _read(cls, directory: Path, manifest: dict[str, Any]) -> "Index":
@@ -122,7 +119,7 @@ class Index:
     @cached_property
     def by_name(self) -> "NamePositions":
         """Lowercased full name -> record positions (names are unique per source, not across)."""
-        return NamePositions(self.records.column("name"))
+        return NamePositions([name.lower() for name in self.records.column("name")])
 
     def get(self, record_id: str) -> Statement | None:
         position = self.position.get(record_id)
@@ -139,20 +136,21 @@ class Index:
 
 
 class NamePositions(Mapping[str, list[int]]):
-    """Lowercased names -> the positions of the records so named, in order.
+    """Names -> the positions of the records so named, in order: `names[i]` is the name of the
+    record at `positions[i]` (at `i` without `positions`).
 
     Nearly every name is held once, so each maps to one int in a dict made at C speed, and only
     the few names held more than once get a list: a dict of 315k one-item lists took 0.5 s of
     every start and 20 MB more."""
 
-    def __init__(self, names: list[str]) -> None:
-        lowered = [name.lower() for name in names]
+    def __init__(self, names: list[str], positions: list[int] | None = None) -> None:
+        positions = list(range(len(names))) if positions is None else positions
         #: Each name's position (the last, for a name held more than once: see `_repeated`).
-        self._position = dict(zip(lowered, range(len(lowered))))
+        self._position = dict(zip(names, positions))
         self._repeated: dict[str, list[int]] = {}
-        if len(self._position) < len(lowered):
-            repeated = {name for name, count in Counter(lowered).items() if count > 1}
-            for position, name in enumerate(lowered):
+        if len(self._position) < len(names):
+            repeated = {name for name, count in Counter(names).items() if count > 1}
+            for position, name in zip(positions, names):
                 if name in repeated:
                     self._repeated.setdefault(name, []).append(position)
 
