@@ -187,10 +187,7 @@ class Engine:
         if allowed is not None and len(best) < k:
             self._fill(best, allowed, k)
         ranked = sorted(best.items(), key=lambda item: -item[1][0])[:k]
-        lookup = {
-            name: {int(p): (rank, float(v)) for rank, (p, v) in enumerate(zip(*pair))}
-            for name, pair in signals.items()
-        }
+        lookup = _ranks_of([position for _, (_, position) in ranked], signals)
         heads = [self._head(group, position, allowed) for group, (_, position) in ranked]
         others = [self._others(group, head) for (group, _), head in zip(ranked, heads)]
         # Whole records for the heads and ids for the others, each read in one call.
@@ -255,6 +252,18 @@ class Engine:
             names, numbers = np.unique(texts, return_inverse=True)
             self._columns[key] = names, numbers[codes]
         return self._columns[key]
+
+
+def _ranks_of(positions: list[int], signals: Signals) -> dict[str, dict[int, tuple[int, float]]]:
+    """Per signal, the (rank, score) of each of `positions` that it ranked: looked up in the
+    signals' arrays rather than a dict made of each signal's whole list (a few hundred entries
+    per signal, for ten results)."""
+    wanted = np.asarray(positions, dtype=np.int64)
+    lookup = {}
+    for name, (ranked, scores) in signals.items():
+        ranks = np.flatnonzero(np.isin(ranked, wanted))
+        lookup[name] = {int(ranked[r]): (int(r), float(scores[r])) for r in ranks}
+    return lookup
 
 
 def _aliases(index: Index) -> list[tuple[int, list[str]]]:

@@ -112,14 +112,11 @@ class DenseIndex:
         if depth == 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         sims, hits = index.search(query.reshape(1, -1).astype(np.float32), depth, params=params)
-        best: dict[int, float] = {}
-        for hit, sim in zip(hits[0], sims[0]):
-            if hit >= 0:
-                record = int(self.rows[hit])
-                if record not in best:
-                    best[record] = float(sim)
-        records = np.fromiter(best.keys(), dtype=np.int64)[:k]
-        return records, np.fromiter(best.values(), dtype=np.float32)[:k]
+        found = hits[0] >= 0
+        records = np.asarray(self.rows[hits[0][found]], dtype=np.int64)
+        # Each record at its first (best) row: hits come best first.
+        first = np.sort(np.unique(records, return_index=True)[1])[:k]
+        return records[first], sims[0][found][first].astype(np.float32)
 
     def rank(self, vector: np.ndarray, depth: int, selection: Selection | None) -> tuple[np.ndarray, np.ndarray]:
         """`search` within a `Selection` (the engine's call, which the PostgreSQL index answers too)."""

@@ -4,7 +4,7 @@ import random
 
 from rapidfuzz import fuzz, process
 
-from search.engine.names import NameTable
+from search.engine.names import NameTable, TitleTable, title_key
 
 NAMES = [
     "nat.succ_le_succ", "nat.succ_le", "succ_le_iff", "mul_comm", "nat.mul_comm", "a",
@@ -39,3 +39,21 @@ def test_similar_names_equal_a_full_scan() -> None:
         query = query[: rng.randint(1, len(query))] + rng.choice(alphabet)
         full = process.extract(query, sorted(set(names)), scorer=fuzz.ratio, score_cutoff=85, limit=None)
         assert set(table.similar(query, 85, 10_000)) == {name for name, _, _ in full}
+
+
+def test_titles_match_as_a_full_scan_in_the_titles_order() -> None:
+    """Titles are scored only within the lengths that can reach the cutoff; what comes back,
+    and its order (best first, ties in the order the titles were given), is a full scan's."""
+    rng = random.Random(1)
+    words = ["lemma", "theorem", "prime", "ring", "ideal", "fermat", "little", "basis", "hilbert", "euler"]
+    titles = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 5))) for _ in range(2000)]
+    table = TitleTable(enumerate([[t] for t in titles]))
+    for _ in range(60):
+        query = rng.choice(titles)
+        query = query[: rng.randint(1, len(query))] + rng.choice(["", "s", " ring"])
+        full = process.extract(title_key(query), list(table.positions), scorer=fuzz.ratio, score_cutoff=80, limit=None)
+        found: dict[int, float] = {}
+        for title, score, _ in full[:20]:
+            for position in table.positions[title]:
+                found[position] = max(found.get(position, 0.0), float(score))
+        assert table.match(query, 80) == sorted(found.items(), key=lambda item: -item[1])
