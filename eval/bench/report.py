@@ -148,7 +148,8 @@ def _throughput(part: Mapping[str, Any]) -> list[str]:
     out = []
     for server in part["servers"]:
         rows = [[str(level["clients"]), f"{level['requests_per_s']:.1f}", _ms(level["p50"]), _ms(level["p95"]),
-                 _ms(level["p99"]), str(level["errors"]) + (f" ({level['first_error']})" if level["errors"] else "")]
+                 _ms(level["p99"]), str(level["errors"]) + (f" ({level['first_error']})" if level["errors"] else ""),
+                 *(f"{level[key]:.2f}" if key in level else "–" for key in ("server_cpu_ms", "client_cpu_ms"))]
                 for level in server["levels"]]
         seconds = server["levels"][0]["seconds"] if server["levels"] else 0
         spike = server.get("spike") or {}
@@ -163,7 +164,8 @@ def _throughput(part: Mapping[str, Any]) -> list[str]:
                 f"{server['rss_gb']:.2f} GB), PSS peak while loaded {server.get('pss_peak_gb', float('nan')):.2f} GB. "
                 f"Bursts of {seconds:.0f} s, one per level per round, `GET /api/v1/search?q=...&k=10` over "
                 f"{server['queries']} queries:{spiked}", "",
-                markdown_table(["clients", "requests/s", "p50 ms", "p95 ms", "p99 ms", "errors"], rows), ""]
+                markdown_table(["clients", "requests/s", "p50 ms", "p95 ms", "p99 ms", "errors",
+                                "server CPU ms/request", "client CPU ms/request"], rows), ""]
     return out
 
 

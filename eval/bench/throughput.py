@@ -8,19 +8,26 @@ after the index is loaded, search/api/workers.py). The kinds are measured in rou
 once per round and started afresh, so that the machine's load changes hit them alike. In a
 round: the cold start (launch to the first answered `GET /api/v1/search`, polled every 0.2 s,
 as `search.ui.cold_start` measures it); per number of clients, a burst in which an asyncio
-httpx client keeps that many requests in flight for a fixed time, each client cycling through
+aiohttp client keeps that many requests in flight for a fixed time, each client cycling through
 the MathlibQR and LeanExplore queries (`GET /api/v1/search?q=...&k=10`): requests per second
-(answered with 200, over the wall time of the burst), latency percentiles, and errors (any
-other status or a failed request; the target is zero); then a spike of 300 requests sent at
-once. Figures are medians over rounds. The client runs on the same machine as the server and
-takes part of its CPU, as any loopback load test does.
+(answered with 200, over the wall time of the burst), latency percentiles, errors (any other
+status or a failed request; the target is zero), and the CPU time per answered request of the
+server's processes and of the client; then a spike of 300 requests sent at once. Figures are
+medians over rounds.
+
+The client runs on the same machine as the server and takes part of its CPU, as any loopback
+load test does, so it is kept light: against the same server, httpx's asyncio client spent
+2.2 ms of CPU per request on a trivial endpoint and 1.9 ms per search, aiohttp's 0.2 and
+0.5 ms (`/api/v1/indexes` answered at 455 vs 1,699 requests/s). What a server costs per
+request is its CPU time per request, reported beside the rate: with c cores it cannot answer
+more than c / (server + client CPU per request) requests a second.
 
 Memory is summed over the server's processes (the master and its workers, not the launcher):
 RSS, which counts a page shared by several processes once per process, and PSS (proportional
 set size, psutil's `memory_full_info`), which splits each shared page between the processes
 sharing it, so that the sum counts it once: the memory the server as a whole holds. Sampled
-every 0.25 s during the bursts and the spike (peak), and read after them; the kernel's peak RSS
-of the largest single process is kept too.
+every 2 s during the bursts and every 0.25 s during the spike (peak), and read after them; the
+kernel's peak RSS of the largest single process is kept too.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
+import aiohttp
 import httpx
 import psutil
 
@@ -89,11 +97,17 @@ class Server:
         self.process = subprocess.Popen(with_peak(argv, self._peak), stdout=self._log, stderr=subprocess.STDOUT,
                                         start_new_session=True, cwd=config.REPO_DIR, env={**os.environ, **SERVER_ENV})
 
+    def processes(self) -> list[psutil.Process]:
+        """The server's processes (its workers too), not the launcher."""
+        return [m for child in psutil.Process(self.process.pid).children() for m in (child, *child.children(True))]
+
     def memory(self) -> dict[str, int]:
-        """Bytes of the server's processes (its workers too), not of the launcher
-        (`measure.processes_memory`)."""
-        return processes_memory(m for child in psutil.Process(self.process.pid).children()
-                                for m in (child, *child.children(True)))
+        """Bytes of the server's processes (`measure.processes_memory`)."""
+        return processes_memory(self.processes())
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU seconds of the server's processes so far."""
+        return sum(_cpu_seconds(member) for member in self.processes())
 
     def stop(self) -> int:
         """Stop the server (SIGINT to its process group, SIGKILL after 30 s); its peak RSS in bytes."""
@@ -126,28 +140,40 @@ def wait_for_answer(server: Server, port: int, query: str, timeout: float) -> fl
             time.sleep(0.2)
 
 
-def _client(port: int, connections: int) -> httpx.AsyncClient:
+def _cpu_seconds(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return times.user + times.system
+
+
+def _client(port: int, connections: int) -> aiohttp.ClientSession:
     """A client of the server on `port` keeping up to `connections` connections open."""
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    return httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_TIMEOUT_S, limits=limits)
+    return aiohttp.ClientSession(base_url=f"http://127.0.0.1:{port}",
+                                 connector=aiohttp.TCPConnector(limit=connections),
+                                 timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S))
 
 
-async def _search(client: httpx.AsyncClient, text: str, latencies: list[float], errors: list[str]) -> None:
-    """One search: its latency when answered with 200, else what went wrong."""
+async def _search(client: aiohttp.ClientSession, text: str, latencies: list[float], errors: list[str]) -> None:
+    """One search: its latency when answered with 200 (the body read), else what went wrong."""
     start = time.perf_counter()
     try:
-        reply = await client.get(ENDPOINT, params={"q": text, "k": 10})
-    except httpx.HTTPError as error:
+        async with client.get(ENDPOINT, params={"q": text, "k": "10"}) as reply:
+            await reply.read()
+    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
         errors.append(f"{type(error).__name__} for {text!r}")
         return
-    if reply.status_code != 200:
-        errors.append(f"HTTP {reply.status_code} for {text!r}")
+    if reply.status != 200:
+        errors.append(f"HTTP {reply.status} for {text!r}")
         return
     latencies.append(time.perf_counter() - start)
 
 
 async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
-    """`clients` requests kept in flight for `seconds`: requests/s, latency percentiles, errors."""
+    """`clients` requests kept in flight for `seconds`: requests/s, latency percentiles, errors,
+    and this process's (the client's) CPU milliseconds per answered request."""
+    client_cpu = _cpu_seconds(psutil.Process())
     latencies: list[float] = []
     errors: list[str] = []
     async with _client(port, clients) as client:
@@ -163,8 +189,10 @@ async def burst(port: int, texts: Sequence[str], clients: int, seconds: float) -
 
         await asyncio.gather(*(one_client(i) for i in range(clients)))
         elapsed = time.perf_counter() - started
+    client_cpu = _cpu_seconds(psutil.Process()) - client_cpu
     return {"requests_per_s": len(latencies) / elapsed, "answered": len(latencies), "errors": len(errors),
-            "first_error": errors[0] if errors else "", **percentiles(latencies)}
+            "first_error": errors[0] if errors else "", **percentiles(latencies),
+            "client_cpu_ms": 1000 * client_cpu / max(len(latencies), 1)}
 
 
 def spike(port: int, texts: Sequence[str], requests: int, server: Server) -> dict[str, Any]:
@@ -201,12 +229,21 @@ class Processes(Protocol):
     def memory(self) -> dict[str, int]: ...
 
 
+#: Seconds between memory samples during the bursts. Reading a process's PSS walks its page
+#: tables: ~15 ms of CPU per worker of the full index, so sampling 3 processes every 0.25 s took
+#: 9% of the 2 cores from the server it measured (and showed as 1.3 ms of client CPU per request).
+#: The bursts' memory is flat; the spike of requests at once is sampled every `SPIKE_SAMPLE_S`.
+BURST_SAMPLE_S = 2.0
+SPIKE_SAMPLE_S = 0.25
+
+
 class Sampler:
     """The most memory (RSS and PSS summed over the server's processes) seen while it runs,
-    sampled every 0.25 s in a thread."""
+    sampled every `interval` seconds in a thread."""
 
-    def __init__(self, server: Processes) -> None:
+    def __init__(self, server: Processes, interval: float = SPIKE_SAMPLE_S) -> None:
         self.server = server
+        self.interval = interval
         self.peak = {"rss": 0, "pss": 0}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -215,7 +252,7 @@ class Sampler:
         while not self._stop.is_set():
             now = self.server.memory()
             self.peak = {key: max(self.peak[key], now[key]) for key in self.peak}
-            self._stop.wait(0.25)
+            self._stop.wait(self.interval)
 
     def __enter__(self) -> "Sampler":
         self._thread.start()
@@ -266,11 +303,14 @@ def _round(target: Target, texts: Sequence[str], concurrency: Sequence[int], sec
         cold_start = wait_for_answer(server, port, texts[0], start_timeout)
         asyncio.run(burst(port, texts, 1, min(seconds, 2.0)))  # warm-up, not reported
         levels = []
-        database_sampler = Sampler(target.database) if target.database is not None else None
-        with Sampler(server) as sampler, database_sampler or nullcontext():
+        database_sampler = Sampler(target.database, BURST_SAMPLE_S) if target.database is not None else None
+        with Sampler(server, BURST_SAMPLE_S) as sampler, database_sampler or nullcontext():
             for clients in concurrency:
-                levels.append({"clients": clients, "seconds": seconds,
-                               **asyncio.run(burst(port, texts, clients, seconds))})
+                server_cpu = server.cpu_seconds()
+                level = asyncio.run(burst(port, texts, clients, seconds))
+                server_cpu = server.cpu_seconds() - server_cpu
+                levels.append({"clients": clients, "seconds": seconds, **level,
+                               "server_cpu_ms": 1000 * server_cpu / max(level["answered"], 1)})
         memory = server.memory()
         if database_sampler is not None:
             after = target.database.memory()
