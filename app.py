@@ -148,8 +148,12 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
     return indexes
 
 
-def load_encoders(indexes: "Indexes", threads: int = 0) -> None:
-    """Load the query encoder of every index now, on `threads` threads (0: one per core)."""
+def load_encoders(indexes: "Indexes", threads: int = config.SEARCH_THREADS) -> None:
+    """Load the query encoder of every index now, and make each search run on `threads`
+    threads, in the encoder and in FAISS (`config.SEARCH_THREADS`)."""
+    import faiss
+
+    faiss.omp_set_num_threads(threads)
     started = time.perf_counter()
     for service in indexes.services.values():
         service.index.load_embedder(threads)
@@ -209,7 +213,8 @@ def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: 
     for service in indexes.services.values():
         service.index.by_name, service.index.pagerank_max  # computed once here rather than in each worker
     store = FeedbackStore(feedback_db)
-    api = make_api(indexes, feedback_store=store, swap_index=swap_index)
+    share = max(1, (os.cpu_count() or 1) // workers)  # this worker's share of the cores
+    api = make_api(indexes, feedback_store=store, swap_index=swap_index, threads=share)
     if feedback_repo:
         push_votes_at_shutdown(api, lambda: start_vote_sync(store, feedback_repo))
     version = api.state.service.index.version
@@ -219,11 +224,7 @@ def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: 
         return HTMLResponse(WORKERS_PAGE.format(version=html.escape(version)))
 
     def after_fork() -> None:
-        import faiss
-
-        threads = max(1, (os.cpu_count() or 1) // workers)  # this worker's share of the cores
-        faiss.omp_set_num_threads(threads)
-        load_encoders(indexes, threads)
+        load_encoders(indexes)
 
     return Loaded(api, after_fork=after_fork)
 

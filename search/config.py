@@ -83,10 +83,19 @@ API_MAX_QUERIES = 10
 #: limit off. Behind a proxy, uvicorn's FORWARDED_ALLOW_IPS says whose client address to trust.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES") or 256 * 1024)
 API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
-#: Threads that answer requests at once in each server process (anyio's pool, 40 by default):
-#: searches are CPU-bound, so more threads than this only hold more score arrays at once (a
-#: spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench throughput`).
+#: Threads that answer requests at once in a single-process server (anyio's pool, 40 by
+#: default): searches are CPU-bound, so more threads than this only hold more score arrays at
+#: once (a spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench
+#: throughput`). With `--workers N` each worker answers as many at once as its share of the
+#: cores (cores // N, at least 1): a process runs Python on one core at a time, so more threads
+#: only interleave its searches, each then taking longer (at 16 clients the p95 was 129-153 ms
+#: with one thread per worker, 217-227 ms with four, at the same rate).
 API_THREADS = int(os.environ.get("API_THREADS") or 4)
+#: Threads one search runs on, in the query encoder (onnxruntime) and in FAISS. A server gets
+#: its parallelism from answering several searches at once; spread over two threads, a search
+#: cost 20.7 ms of CPU instead of 12.6 (the idle threads spin between the model's layers), and
+#: the API alone answered 91 instead of 118 requests/s at 16 clients on 2 cores.
+SEARCH_THREADS = int(os.environ.get("SEARCH_THREADS") or 1)
 #: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
 #: behind a Space's proxy. Comma-separated; a port may be `*`.
 MCP_ALLOWED_HOSTS = tuple(

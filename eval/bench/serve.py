@@ -1,6 +1,6 @@
 """Serve the HTTP API alone (no Gradio UI) over one index, for the throughput benchmark:
 `python -m eval.bench.serve --index DIR --port N` (DIR or a `postgresql://...` address). The query encoder is loaded before serving,
-as `app.py` does, so the first request does not pay for it."""
+and searches run on `config.SEARCH_THREADS` threads, as `app.py` does (`load_encoders`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ def main(argv: list[str] | None = None) -> int:
 
     import uvicorn
 
+    from app import load_encoders
     from search.api.http import make_api
+    from search.api.indexes import Indexes
+    from search.api.service import SearchService
     from search.engine.engine import Engine
     from search.index.manifest import IndexLoadError
     from search.index.store import opening_index
@@ -30,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    engine.index.embedder
-    uvicorn.run(make_api(engine), host=args.host, port=args.port, log_level="warning")
+    indexes = Indexes.single(SearchService.from_engine(engine))
+    load_encoders(indexes)
+    uvicorn.run(make_api(indexes), host=args.host, port=args.port, log_level="warning")
     return 0
 
 

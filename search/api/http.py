@@ -67,6 +67,7 @@ def make_api(
     rate_limit: int | None = None,
     max_body_bytes: int | None = None,
     swap_index: Callable[[str], None] | None = None,
+    threads: int | None = None,
 ) -> FastAPI:
     """The application over `engine`'s index, or over several named indexes (`Indexes`: the native
     API, its votes, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes
@@ -76,7 +77,9 @@ def make_api(
     their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
     default to `config.API_RATE_LIMIT_PER_MINUTE` (0: no rate limit) and
     `config.API_MAX_BODY_BYTES`. With `swap_index` (the multi-worker server's) and
-    `config.ADMIN_SECRET` set, `POST /api/v1/admin/index` swaps the index (search/api/admin.py)."""
+    `config.ADMIN_SECRET` set, `POST /api/v1/admin/index` swaps the index (search/api/admin.py).
+    It answers `threads` requests at once (default `config.API_THREADS`; a worker of the
+    multi-worker server, its share of the cores)."""
     per_minute = config.API_RATE_LIMIT_PER_MINUTE if rate_limit is None else rate_limit
     max_body = config.API_MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
     indexes = engine if isinstance(engine, Indexes) else Indexes.single(SearchService.from_engine(engine))
@@ -87,7 +90,7 @@ def make_api(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # Searches are CPU-bound and run in the thread pool: more threads than a few per core
         # only add memory (each search holds score arrays over the whole index) and queueing.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = config.API_THREADS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads or config.API_THREADS
         async with sessions.run():
             yield
 

@@ -42,8 +42,8 @@ class Embedder:
     backend: str = "torch"
     max_length: int = 128
     batch_size: int = 64
-    #: Threads of the ONNX session (0: one per core); each worker of the multi-worker server
-    #: takes its share of the cores (search/api/workers.py).
+    #: Threads of the ONNX session (0: one per core, for building); a query encoder runs on
+    #: `config.SEARCH_THREADS` (search/index/store.py `Index.load_embedder`).
     threads: int = 0
 
     def __post_init__(self) -> None:

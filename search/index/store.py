@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from search import config
 from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
@@ -101,11 +102,11 @@ class Index:
         """The model and backend the index was embedded with, for embedding queries."""
         return self.load_embedder()
 
-    def load_embedder(self, threads: int = 0) -> Embedder:
+    def load_embedder(self, threads: int = config.SEARCH_THREADS) -> Embedder:
         """Load the query encoder now, on `threads` threads (0: one per core), as `embedder`
         from then on. One per model, settings and thread count in a process, so that a server
         of several indexes loads it once; each worker of the multi-worker server loads its own
-        after the fork, on its share of the cores (search/api/workers.py)."""
+        after the fork (search/api/workers.py)."""
         settings = self.manifest["embedding"]
         embedder = _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads)
         self.__dict__["embedder"] = embedder
