@@ -16,6 +16,11 @@ where used, search/feedback/connection.py), the Hub vote sync (its own vote file
 scheduler, started as the worker starts serving: app.py `make_worker_app`), the rate
 limiter's counts (search/api/guard.py).
 
+Sharing the work: each worker answers as many requests at once as its share of the cores, each
+search on one thread (`config.SEARCH_THREADS`), and the workers even out their connections
+(`ConnectionBalance`), since whichever worker wakes first takes every connection waiting on
+the shared socket.
+
 Swapping the index without downtime: SIGHUP to the parent (which loads the index at the path
 it serves again, e.g. a symlink pointed at a new build; or `POST /api/v1/admin/index`,
 search/api/admin.py, which writes the directory asked for and sends it) makes the parent load
@@ -129,12 +134,11 @@ class ConnectionBalance:
 
 
 def _alive(pid: int) -> bool:
+    """Whether this user's process `pid` runs (another user's means the pid was reused)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         return False
-    except PermissionError:
-        return True
     return True
 
 
