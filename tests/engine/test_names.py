@@ -4,7 +4,9 @@ import random
 
 from rapidfuzz import fuzz, process
 
-from search.engine.names import NameTable, TitleTable, title_key
+import numpy as np
+
+from search.engine.names import NameTable, TitleTable, character_counts, title_key
 
 NAMES = [
     "nat.succ_le_succ", "nat.succ_le", "succ_le_iff", "mul_comm", "nat.mul_comm", "a",
@@ -57,3 +59,23 @@ def test_titles_match_as_a_full_scan_in_the_titles_order() -> None:
             for position in table.positions[title]:
                 found[position] = max(found.get(position, 0.0), float(score))
         assert table.match(query, 80) == sorted(found.items(), key=lambda item: -item[1])
+
+
+def test_titles_with_any_characters_are_matched() -> None:
+    odd = TitleTable([(0, ["Théorème ∘ des\ud800 idéaux"]), (1, ["prime ideal"])])
+    assert odd.match("theoreme ∘ des\ud800 ideaux", 90) == [(0, 100.0)]
+    assert odd.match("prime ideals\ud800", 80) == [(1, 100 * (1 - 1 / 23))]  # one insertion in 23 characters
+
+
+def test_character_counts_bound_the_indel_distance() -> None:
+    """The L1 distance between two strings' counts is at most their indel distance, whatever
+    their characters (accents, symbols, a lone surrogate counted as `other`)."""
+    from rapidfuzz.distance import Indel
+
+    rng = random.Random(2)
+    alphabet = "ab z9é∘\ud800"
+    strings = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(400)]
+    counts = character_counts(strings, np.array([len(s) for s in strings]))
+    for _ in range(400):
+        i, j = rng.randrange(len(strings)), rng.randrange(len(strings))
+        assert np.abs(counts[i] - counts[j]).sum() <= Indel.distance(strings[i], strings[j])
