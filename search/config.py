@@ -88,13 +88,15 @@ API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
 #: once (a spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench
 #: throughput`). With `--workers N` each worker answers as many at once as its share of the
 #: cores (cores // N, at least 1): a process runs Python on one core at a time, so more threads
-#: only interleave its searches, each then taking longer (at 16 clients the p95 was 129-153 ms
-#: with one thread per worker, 217-227 ms with four, at the same rate).
+#: only interleave its searches, each then taking longer (two alternations at 16 clients: p95
+#: 166 and 137 ms with one thread per worker, 180 and 209 ms with four; 139 and 146 requests/s
+#: against 138 and 125).
 API_THREADS = int(os.environ.get("API_THREADS") or 4)
 #: Threads one search runs on, in the query encoder (onnxruntime) and in FAISS. A server gets
 #: its parallelism from answering several searches at once; spread over two threads, a search
-#: cost 20.7 ms of CPU instead of 12.6 (the idle threads spin between the model's layers), and
-#: the API alone answered 91 instead of 118 requests/s at 16 clients on 2 cores.
+#: cost more CPU (the idle threads spin between the model's layers): two alternations of the
+#: API alone at 16 clients on 2 cores, 19.5 and 22.0 ms a request on two threads (96 and 86
+#: requests/s), 13.8 and 14.8 ms on one (116 and 107 requests/s).
 SEARCH_THREADS = int(os.environ.get("SEARCH_THREADS") or 1)
 #: Host headers the MCP endpoint accepts (DNS-rebinding protection); `*` accepts any, e.g.
 #: behind a Space's proxy. Comma-separated; a port may be `*`.
