@@ -120,7 +120,7 @@ def character_counts(strings: Sequence[str], lengths: np.ndarray) -> np.ndarray:
     buckets = _BUCKET[np.minimum(codes, 127)]
     rows = np.repeat(np.arange(len(strings)), lengths)
     width = len(COUNTED) + 1
-    return np.bincount(rows * width + buckets, minlength=len(strings) * width).reshape(len(strings), width).astype(np.int16)
+    return np.bincount(rows * width + buckets, minlength=len(strings) * width).reshape(len(strings), width).astype(np.int32)
 
 
 _POSSESSIVE = re.compile(r"['’]s\b|['’]")
