@@ -127,7 +127,7 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
     """The indexes of `named` (name -> spec, `named_indexes`), each loaded with its engine and
     search service; an `hf://...@REVISION` adds REVISION as a tag. With `encoder`, the query
     encoder is loaded now, not during the first visitor's search; the multi-worker server loads
-    it in each worker instead (`load_encoders`), as an encoder's threads do not survive a fork."""
+    it in each worker instead (`Indexes.load_encoders`), as an encoder's threads do not survive a fork."""
     from search.api.indexes import Indexes
     from search.api.service import SearchService
     from search.engine.engine import Engine
@@ -144,20 +144,8 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
             tags[name] = (str(parse_hub_address(spec).revision),)
     indexes = Indexes(services, tags)
     if encoder:
-        load_encoders(indexes)
+        indexes.load_encoders()
     return indexes
-
-
-def load_encoders(indexes: "Indexes", threads: int = config.SEARCH_THREADS) -> None:
-    """Load the query encoder of every index now, and make each search run on `threads`
-    threads, in the encoder and in FAISS (`config.SEARCH_THREADS`)."""
-    import faiss
-
-    faiss.omp_set_num_threads(threads)
-    started = time.perf_counter()
-    for service in indexes.services.values():
-        service.index.load_embedder(threads)
-    log.info("embedding model loaded in %.1f s (process %d)", time.perf_counter() - started, os.getpid())
 
 
 def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
@@ -224,7 +212,7 @@ def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: 
         return HTMLResponse(WORKERS_PAGE.format(version=html.escape(version)))
 
     def after_fork() -> None:
-        load_encoders(indexes)
+        indexes.load_encoders()
 
     return Loaded(api, after_fork=after_fork)
 

@@ -1,6 +1,6 @@
 """Serve the HTTP API alone (no Gradio UI) over one index, for the throughput benchmark:
 `python -m eval.bench.serve --index DIR --port N` (DIR or a `postgresql://...` address). The query encoder is loaded before serving,
-and searches run on `config.SEARCH_THREADS` threads, as `app.py` does (`load_encoders`)."""
+and searches run on `config.SEARCH_THREADS` threads, as `app.py` does (`Indexes.load_encoders`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import uvicorn
 
-    from app import load_encoders
     from search.api.http import make_api
     from search.api.indexes import Indexes
     from search.api.service import SearchService
@@ -34,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     indexes = Indexes.single(SearchService.from_engine(engine))
-    load_encoders(indexes)
+    indexes.load_encoders()
     uvicorn.run(make_api(indexes), host=args.host, port=args.port, log_level="warning")
     return 0
 

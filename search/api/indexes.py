@@ -8,11 +8,17 @@ index whose name, Hub revision or Lean source commit matches it (`for_revision`)
 
 from __future__ import annotations
 
+import logging
+import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from search import config
 from search.api.service import SearchService
 from search.api.validation import ApiError
+
+log = logging.getLogger(__name__)
 
 #: The name of an index given without one (`--index DIR`).
 DEFAULT_NAME = "default"
@@ -62,6 +68,17 @@ class Indexes:
                     if any(service.revision(source).startswith(rev) for source in service.lean_sources):
                         return name, True
         return self.default, False
+
+    def load_encoders(self, threads: int = config.SEARCH_THREADS) -> None:
+        """Load the query encoder of every index now, and make each search run on `threads`
+        threads, in the encoder and in FAISS (`config.SEARCH_THREADS`)."""
+        import faiss
+
+        faiss.omp_set_num_threads(threads)
+        started = time.perf_counter()
+        for service in self.services.values():
+            service.index.load_embedder(threads)
+        log.info("embedding model loaded in %.1f s (process %d)", time.perf_counter() - started, os.getpid())
 
     def describe(self) -> list[dict[str, Any]]:
         """Name, version, build date, record count and Lean commits of each index."""

@@ -63,8 +63,11 @@ class DrainingServer(Server):
     """uvicorn's server, which on SIGTERM first drains its connections (see the module's doc)."""
 
     draining = False
-    #: Called as draining starts (the worker leaves the `ConnectionBalance`).
-    on_drain: Callable[[], None] = staticmethod(lambda: None)
+
+    def __init__(self, config: Any, on_drain: Callable[[], None]) -> None:
+        super().__init__(config)
+        #: Called as draining starts (the worker leaves the `ConnectionBalance`).
+        self.on_drain = on_drain
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if sig != signal.SIGTERM or self.draining or self.should_exit:
@@ -146,18 +149,14 @@ class CloseWhenDraining:
     """ASGI middleware: while its server drains, or while its worker holds more connections
     than another (`ConnectionBalance`), every response says `Connection: close`."""
 
-    def __init__(self, app: Any, server: DrainingServer, balance: ConnectionBalance | None = None,
-                 slot: int = 0) -> None:
+    def __init__(self, app: Any, server: DrainingServer, balance: ConnectionBalance, slot: int) -> None:
         self.app = app
         self.server = server
         self.balance = balance
         self.slot = slot
 
     def closes(self) -> bool:
-        if self.server.draining:
-            return True
-        connections = len(self.server.server_state.connections)
-        return self.balance is not None and self.balance.crowded(self.slot, connections)
+        return self.server.draining or self.balance.crowded(self.slot, len(self.server.server_state.connections))
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -177,10 +176,9 @@ class DrainingWorker(UvicornWorker):  # type: ignore[misc]
     """The `uvicorn-worker` worker, serving through `DrainingServer`."""
 
     async def _serve(self) -> None:
-        server = DrainingServer(config=self.config)
         balance: ConnectionBalance = self.app.balance
         slot = balance.slot(self.age)
-        server.on_drain = lambda: balance.release(slot)
+        server = DrainingServer(self.config, on_drain=lambda: balance.release(slot))
         self.config.app = CloseWhenDraining(self.wsgi, server, balance, slot)
         self._install_sigquit_handler()
         try:

@@ -82,9 +82,11 @@ class Embedder:
             return out
         # A lone surrogate (JSON's "\ud800") is no character; the tokenizers refuse it.
         texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
-        # A single text (a query) skips the ordering and the progress bar: together ~0.3 ms,
-        # a tenth of its embedding (py-spy of the query path, `python -m eval bench profile`).
-        order = np.argsort(self._token_counts(texts), kind="stable") if len(texts) > 1 else np.zeros(1, np.int64)
+        # Ordering by token count only matters across batches (each is padded to its longest);
+        # texts that fit one batch (a query) skip it and the progress bar, which cost ~0.3 ms, a
+        # tenth of a query's embedding (py-spy of the query path, `python -m eval bench profile`).
+        many = len(texts) > self.batch_size
+        order = np.argsort(self._token_counts(texts), kind="stable") if many else np.arange(len(texts))
         batches = range(0, len(texts), self.batch_size)
         for start in tqdm(batches, desc=desc, unit="batch", mininterval=2) if progress else batches:
             rows = order[start : start + self.batch_size]

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -144,8 +144,8 @@ class NamePositions(Mapping[str, list[int]]):
     the few names held more than once get a list: a dict of 315k one-item lists took 0.5 s of
     every start and 20 MB more."""
 
-    def __init__(self, names: list[str], positions: list[int] | None = None) -> None:
-        positions = list(range(len(names))) if positions is None else positions
+    def __init__(self, names: list[str], positions: Sequence[int] | None = None) -> None:
+        positions = range(len(names)) if positions is None else positions
         #: Each name's position (the last, for a name held more than once: see `_repeated`).
         self._position = dict(zip(names, positions))
         self._repeated: dict[str, list[int]] = {}
