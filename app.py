@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from search import config
+from search.api.startup import API_LIBRARIES, PAGE_LIBRARIES, importing_meanwhile, long_lived
 from search.feedback.hub_sync import FeedbackSyncError
 from search.hub.address import HubAddressError, is_hub_address, parse_hub_address
 from search.index.manifest import IndexLoadError
@@ -151,13 +152,15 @@ def load_indexes(named: Mapping[str, str], encoder: bool = True) -> "Indexes":
 def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str | None = None) -> "FastAPI":
     """The FastAPI app with the APIs and the search page, over the index at `index_spec` (or the
     `--index` values of a list)."""
+    named = named_indexes([index_spec] if isinstance(index_spec, str) else index_spec)
+    with importing_meanwhile(PAGE_LIBRARIES):
+        indexes = load_indexes(named)
     import gradio as gr
 
     from search.api.http import make_api
     from search.ui.blocks import CSS, JS, make_blocks
     from search.ui.page import SearchPage
 
-    indexes = load_indexes(named_indexes([index_spec] if isinstance(index_spec, str) else index_spec))
     store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(indexes, feedback_store=store)
     page = SearchPage(api.state.indexes, api.state.ballot)
@@ -191,13 +194,14 @@ def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: 
     encoder and the Hub vote sync are started in each worker. The page is not served: Gradio
     keeps a visitor's state, event queue and the handlers of the cards it drew in the process
     that drew them, and the workers take connections in turn, so `/` says where the page is."""
+    with importing_meanwhile(API_LIBRARIES):
+        indexes = load_indexes(named, encoder=False)
     from fastapi.responses import HTMLResponse
 
     from search.api.http import make_api
     from search.api.workers import Loaded
     from search.feedback.store import FeedbackStore
 
-    indexes = load_indexes(named, encoder=False)
     for service in indexes.services.values():
         service.index.by_name, service.index.pagerank_max  # computed once here rather than in each worker
     store = FeedbackStore(feedback_db)
@@ -248,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.workers > 1:
             return serve_workers(named_indexes(specs), args.feedback_db, args.feedback_repo, args.host, args.port,
                                  args.workers)
-        app = make_app(specs, args.feedback_db, args.feedback_repo)
+        with long_lived():
+            app = make_app(specs, args.feedback_db, args.feedback_repo)
     except (IndexLoadError, FeedbackSyncError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -26,15 +26,19 @@ def main(argv: list[str] | None = None) -> int:
     from search.index.manifest import IndexLoadError
     from search.index.store import opening_index
 
+    from search.api.startup import long_lived
+
     try:
-        with opening_index(args.index) as index:
-            engine = Engine(index)
+        with long_lived():
+            with opening_index(args.index) as index:
+                engine = Engine(index)
+            indexes = Indexes.single(SearchService.from_engine(engine))
+            indexes.load_encoders()
+            api = make_api(indexes)
     except IndexLoadError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    indexes = Indexes.single(SearchService.from_engine(engine))
-    indexes.load_encoders()
-    uvicorn.run(make_api(indexes), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(api, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

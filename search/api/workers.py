@@ -49,6 +49,7 @@ from gunicorn.app.base import BaseApplication
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
 
+from search.api.startup import long_lived
 from search.index.manifest import IndexLoadError
 
 log = logging.getLogger(__name__)
@@ -223,8 +224,8 @@ class WorkerServer(BaseApplication):  # type: ignore[misc]
 
     def load(self) -> Any:
         """In the parent, before forking: the first index (an IndexLoadError ends the start)."""
-        self.loaded = self._load(self.index_spec, self.request_swap)
-        self._freeze()
+        with long_lived():
+            self.loaded = self._load(self.index_spec, self.request_swap)
         return self.loaded.app
 
     def request_swap(self, index_spec: str) -> None:
@@ -237,18 +238,14 @@ class WorkerServer(BaseApplication):  # type: ignore[misc]
         super().reload()
         asked = self.swap_file.read_text().strip() or self.index_spec
         gc.unfreeze()
-        try:
-            loaded = self._load(asked, self.request_swap)
-        except IndexLoadError as error:
-            log.error("index swap to %s refused, still serving %s: %s", asked, self.index_spec, error)
-        else:
-            self.loaded, self.index_spec, self.callable = loaded, asked, loaded.app
-            log.warning("index swapped to %s; new workers serve it, old ones finish their requests", asked)
-        self._freeze()
-
-    def _freeze(self) -> None:
-        gc.collect()
-        gc.freeze()
+        with long_lived(dropping=True):
+            try:
+                loaded = self._load(asked, self.request_swap)
+            except IndexLoadError as error:
+                log.error("index swap to %s refused, still serving %s: %s", asked, self.index_spec, error)
+            else:
+                self.loaded, self.index_spec, self.callable = loaded, asked, loaded.app
+                log.warning("index swapped to %s; new workers serve it, old ones finish their requests", asked)
 
     def _post_fork(self, _arbiter: Any, _worker: Any) -> None:
         if self.loaded is not None:
