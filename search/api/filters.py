@@ -30,7 +30,7 @@ class FilterCatalogue:
     def from_records(cls, records: RecordTable) -> "FilterCatalogue":
         """Read the distinct values of each field and metadata key. Metadata keys whose
         values are lists (`modifiers`) are left out: the engine compares scalar values only."""
-        found: dict[str, set[str]] = {key: set(records.encode(key)[0]) for key in RECORD_FILTERS}
+        found: dict[str, set[str]] = {key: set(records.distinct(key)) for key in RECORD_FILTERS}
         listed: set[str] = set()
         for key in records.meta_keys:
             values, _ = records.encode_meta(key)
