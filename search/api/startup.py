@@ -1,10 +1,11 @@
 """What a server makes as it starts (the index, its tables, the APIs) lives as long as the
 server, and that is millions of Python objects. Python's cyclic collector runs a full
 collection each time enough objects have been made since the last, and each one walks every
-tracked object: over the full default index, the start ran seven of them, and a server started
-with the collector off answered its first query 1.0-1.6 s sooner (the start of `--workers 2`,
-three alternations, in the closing notes of this change). The same heap, left tracked, is
-walked again by every full collection while the server answers queries.
+tracked object: over the full default index, loading it and making the APIs ran seven, and
+took 1.1-1.8 s longer than with the collector off (three alternations in one session). The
+same heap, left tracked, is walked again by every full collection while the server answers
+queries: frozen, the API alone answered 98-103 requests/s at 16 clients where it answered
+82-90 (three alternations of `python -m eval bench throughput`'s load, on a slow machine).
 
 `long_lived` turns the collector off while a server starts and moves what it made into the
 permanent generation (`gc.freeze`), which collections skip; the multi-worker server also needs
