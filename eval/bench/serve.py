@@ -22,11 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     from search.api.http import make_api
     from search.api.indexes import Indexes
     from search.api.service import SearchService
+    from search.api.startup import long_lived
     from search.engine.engine import Engine
     from search.index.manifest import IndexLoadError
     from search.index.store import opening_index
-
-    from search.api.startup import long_lived
 
     try:
         with long_lived():
