@@ -183,10 +183,7 @@ class RecordTable(Sequence[Statement]):
         full default index, alternated in one process: 1.02-1.12 s with json and setdefault,
         0.56-0.73 s so).
         """
-        values = self.table["meta"]
-        distinct = pc.unique(values)
-        codes = pc.index_in(values, value_set=distinct).to_numpy()
-        metas = [_parse_meta(text) for text in distinct.to_pylist()]
+        metas, codes = self.encode("meta")
         keys: dict[str, tuple[list[Any], np.ndarray]] = {}
         numbering: dict[str, dict[tuple[type, Any], int]] = {}
         for i, meta in enumerate(metas):

@@ -35,9 +35,12 @@ PAGE_LIBRARIES = (*API_LIBRARIES, "gradio")
 def long_lived(dropping: bool = False) -> Iterator[None]:
     """The `with` block's objects made without cyclic collections, then frozen (see the
     module's doc). A first start leaves a few thousand objects of cyclic garbage, frozen with
-    the rest rather than found by a full collection of the new heap (0.2-0.3 s); with
-    `dropping` (a swap, whose block replaces the index it served), they are collected first, as
-    the old index's cycles would otherwise be frozen with it."""
+    the rest rather than found by a full collection of the new heap (0.2-0.3 s). With
+    `dropping` (a swap, whose block replaces the index it served), the earlier start's frozen
+    objects are unfrozen first and the garbage is collected at the end, so that the old index
+    is freed rather than frozen again."""
+    if dropping:
+        gc.unfreeze()
     enabled = gc.isenabled()
     gc.disable()
     try:

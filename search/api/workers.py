@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import gc
 import logging
 import multiprocessing
 import os
@@ -237,7 +236,6 @@ class WorkerServer(BaseApplication):  # type: ignore[misc]
         """On SIGHUP, in the parent: load the index asked for; gunicorn then replaces the workers."""
         super().reload()
         asked = self.swap_file.read_text().strip() or self.index_spec
-        gc.unfreeze()
         with long_lived(dropping=True):
             try:
                 loaded = self._load(asked, self.request_swap)

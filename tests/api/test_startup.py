@@ -64,7 +64,7 @@ def test_importing_meanwhile_has_the_modules_imported_at_the_blocks_end(monkeypa
     assert "colorsys" in sys.modules
 
 
-def test_a_failing_import_on_the_thread_is_left_to_the_server(monkeypatch) -> None:
+def test_a_failing_import_on_the_thread_is_left_to_the_server() -> None:
     with importing_meanwhile(("no_such_module_here", "colorsys")):
         pass
     assert "no_such_module_here" not in sys.modules
