@@ -22,7 +22,7 @@ QUERIES_DIR = SHARED_DIR / "queries"
 #: Space's variable), so DEFAULT_INDEX is kept as text: a Path would fold its `//` into `/`.
 DEFAULT_INDEX = os.environ.get("INDEX_DIR") or str(REPO_DIR / "index")
 DEFAULT_INDEX_DIR = Path(DEFAULT_INDEX)
-#: Map the index's vectors (FAISS, in place) and BM25 postings (bm25s) from their files instead
+#: Map the index's vectors (FAISS, in place) and BM25+ postings from their files instead
 #: of reading them into memory: the pages are the OS's file cache, shared by every process and
 #: every index that maps the same file, and evictable (INDEX_MMAP=0 reads them in).
 INDEX_MMAP = os.environ.get("INDEX_MMAP", "1") != "0"

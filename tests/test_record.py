@@ -3,14 +3,13 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import search.record
-from search.record import RecordTable, Statement, read_parquet, write_parquet
+from search.record import RecordTable, Statement, read_records, write_records
 
 
-def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
+def test_records_round_trip_keeps_every_field(tmp_path: Path) -> None:
     original = Statement(
         id="stacks:056U", source="stacks", kind="lemma", name="056U", statement=r"$k$ is <b>",
         language="latex",
@@ -18,8 +17,8 @@ def test_parquet_round_trip_keeps_every_field(tmp_path: Path) -> None:
         group="stacks:056U", deps=["stacks:0001"], links=["mathlib:Foo"], aliases=["A"],
         attributes=["simp"], meta={"chapter": "Varieties", "tag": "056U", "number": 2},
     )
-    write_parquet([original], tmp_path / "r.parquet")
-    [loaded] = read_parquet(tmp_path / "r.parquet")
+    write_records([original], tmp_path / "r.arrow")
+    [loaded] = read_records(tmp_path / "r.arrow")
     assert loaded == original
     assert not loaded.formal
     assert Statement(id="mathlib:x", source="mathlib", kind="def", name="x", statement="", language="lean").formal
@@ -39,8 +38,8 @@ STATEMENTS = [
 
 @pytest.fixture
 def records(tmp_path: Path) -> RecordTable:
-    write_parquet(STATEMENTS, tmp_path / "r.parquet")
-    return read_parquet(tmp_path / "r.parquet")
+    write_records(STATEMENTS, tmp_path / "r.arrow")
+    return read_records(tmp_path / "r.arrow")
 
 
 def test_a_record_table_reads_as_the_sequence_of_its_statements(
@@ -78,8 +77,17 @@ def test_each_metadata_key_is_encoded_over_every_record(records: RecordTable) ->
 
 
 def test_a_table_in_several_chunks_is_read_as_one(tmp_path: Path) -> None:
-    write_parquet(STATEMENTS, tmp_path / "r.parquet")
-    table = pq.read_table(tmp_path / "r.parquet")
+    write_records(STATEMENTS, tmp_path / "r.arrow")
+    table = read_records(tmp_path / "r.arrow").table
     records = RecordTable(pa.concat_tables([table.slice(0, 2), table.slice(2)]))
     assert all(column.num_chunks == 1 for column in records.table.columns)
     assert records.take([3, 1]) == [STATEMENTS[3], STATEMENTS[1]]
+
+
+def test_records_are_mapped_from_their_file_not_decoded(tmp_path: Path) -> None:
+    write_records(STATEMENTS * 100, tmp_path / "r.arrow")
+    allocated = pa.total_allocated_bytes()
+    records = read_records(tmp_path / "r.arrow")
+    assert pa.total_allocated_bytes() == allocated
+    assert all(column.num_chunks == 1 for column in records.table.columns)
+    assert records[499] == STATEMENTS[4] and records.column("id")[:5] == [s.id for s in STATEMENTS]

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 #: The stages the build benchmark reports, each from the build's own stage timings (search/index/build.py).
 STAGES = {
-    "parse": "records",  # read and parse every source, derive records, write records.parquet
+    "parse": "records",  # read and parse every source, derive records, write records.arrow
     "BM25": "lexical",  # lexical text views, tokenizing and both BM25+ indexes
     "PageRank": "structure",  # dependency graph, PageRank and dependents counts
     "text views": "dense.views",  # the dense text views

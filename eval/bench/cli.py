@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from search import config
-from search.index.manifest import IndexLoadError
+from search.index.manifest import RECORDS, IndexLoadError
 
 from eval.bench import build, latency, postgres, profile, report, scale, throughput
 from eval.bench.measure import GB, machine
@@ -245,5 +245,5 @@ def _measure(part: str, args: argparse.Namespace, plan: Plan, index: Path, queri
     designs = (lambda _: list(args.design)) if args.design else (
         (lambda _: QUICK_DESIGNS) if args.quick else scale.default_designs)
     return scale.measure(plan.scale_sizes, scratch, plan.runs, queries, plan.bm25_sizes,
-                         index / "records.parquet", designs, n_queries=plan.n_queries,
+                         index / RECORDS, designs, n_queries=plan.n_queries,
                          memory_budget=int(args.memory_budget * GB))

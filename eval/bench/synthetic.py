@@ -88,13 +88,13 @@ def save_vocabulary(records: str, out: str) -> dict[str, int]:
     and tokenizer), saved to `out` (`.npz`)."""
     from collections import Counter
 
-    from search.record import read_parquet
+    from search.record import read_records
     from search.text.tokenize import tokenize
     from search.text.views import lexical_text
 
     counts: Counter[str] = Counter()
     lengths = []
-    for statement in read_parquet(Path(records)):
+    for statement in read_records(Path(records)):
         tokens = tokenize(lexical_text(statement))
         counts.update(tokens)
         lengths.append(len(tokens))

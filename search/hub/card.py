@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from search.index.manifest import RECORDS
+
 #: The Hub's licence identifiers of the licences the corpora state (SPDX-like names); an
 #: index of several licences, or of one not listed here, is `other` and the card lists each.
 HUB_LICENCES = {
@@ -61,7 +63,7 @@ def dataset_card(manifest: dict[str, Any], address: str) -> str:
         "license": hub_ids.pop() if len(hub_ids) == 1 else "other",
         "pretty_name": "Theorem search index",
         "tags": ["theorem-search", "mathematics", "lean4", "information-retrieval"],
-        "configs": [{"config_name": "records", "data_files": "records.parquet"}],
+        "configs": [{"config_name": "records", "data_files": RECORDS}],
     }
     embedding = manifest.get("embedding", {})
     files = manifest.get("files", {})

@@ -22,9 +22,9 @@ from search.index.dense import DenseIndex, stored_vectors, text_keys
 from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
-from search.index.manifest import read_manifest, write_manifest
+from search.index.manifest import RECORDS, read_manifest, write_manifest
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
-from search.record import Statement, write_parquet
+from search.record import Statement, write_records
 from search.text.tokenize import name_tokens, tokenize
 from search.text.views import DENSE_VIEWS, LEXICAL_PARTS, fields_by_head, lexical_text, view_texts
 
@@ -116,7 +116,7 @@ def _reusable_vectors(options: BuildOptions) -> tuple[np.ndarray, np.ndarray] | 
     """The text keys and vectors of `options.reuse`, when it was embedded the same way."""
     if options.reuse is None:
         return None
-    manifest = read_manifest(options.reuse, verify=False)
+    manifest = read_manifest(options.reuse, verify=False, older=True)
     wanted = {"model": options.model, "backend": options.backend, "max_length": options.settings["max_length"]}
     found = {"model": manifest.get("model"), **{k: manifest.get("embedding", {}).get(k) for k in ("backend", "max_length")}}
     if found != wanted:
@@ -149,7 +149,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     with timed(options.timings, "records"):
         corpus = load_records(options.sources)
         statements = corpus.statements
-        write_parquet(statements, staging / "records.parquet")
+        write_records(statements, staging / RECORDS)
     with timed(options.timings, "lexical"):
         LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         LexicalIndex.write(name_documents(statements), staging / "bm25_names")

@@ -1,25 +1,30 @@
 """BM25+ lexical indexes (bm25s), over pre-tokenized text.
 
 bm25s implements BM25+ with sparse matrices; `tests/index/test_lexical.py` checks it against
-`rank_bm25.BM25Plus`, the reference implementation. bm25s writes and reads the files; scoring
-is done here, over postings prepared once (see `Postings`).
+`rank_bm25.BM25Plus`, the reference implementation. The index is built by bm25s and kept as
+the postings scoring reads (see `Postings`), in files that are mapped rather than parsed
+(`LexicalIndex.save`), so that serving never imports bm25s: loading bm25s's own files took
+0.55 s of every start over the full default index (a JSON vocabulary of 606k words for the
+names' index) and importing bm25s another 0.45 s (it imports numba and scipy).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import bm25s
 import numpy as np
+import pyarrow as pa
 
 from search import config
 from search.index.signals import LexicalHits, Selection, top
 
-logging.getLogger("bm25s").setLevel(logging.WARNING)
+if TYPE_CHECKING:
+    import bm25s
 
 #: BM25+ parameters (Lv & Zhai 2011; k1 and b as Lucene, delta as rank_bm25's default).
 PARAMS = {"k1": 1.2, "b": 0.75, "delta": 1.0}
@@ -32,7 +37,7 @@ class Postings:
     BM25+ (Lv & Zhai) adds delta * idf(t) for each query term t *present* in a document.
     bm25s (like rank_bm25) stores the score less that constant and adds it for every document,
     absent terms included, which would give every document a positive score. Folding the
-    constant into the stored scores once, at load, leaves one gather-and-add per query term:
+    constant into the stored scores once, at build time, leaves one gather-and-add per query term:
     the query path was GIL-bound on the per-term masking and copies this replaces (py-spy,
     16 concurrent clients). Every stored score is positive (idf = log((N + 1) / df) > 0 and
     the term-frequency part is positive), so no entry needs dropping.
@@ -43,34 +48,65 @@ class Postings:
     starts: np.ndarray  # term t's pairs are [starts[t], starts[t + 1])
 
     @classmethod
-    def of(cls, model: bm25s.BM25) -> "Postings":
+    def of(cls, model: "bm25s.BM25") -> "Postings":
         matrix = model.scores
         data, starts = matrix["data"], matrix["indptr"]
         constant = np.repeat(model.nonoccurrence_array.astype(data.dtype), np.diff(starts))
         return cls(scores=data + constant, documents=matrix["indices"], starts=starts)
 
 
+#: The files of a saved index: each array of `Postings` (.npy), the vocabulary (one Arrow
+#: string column, a term's number its row) and the number of documents.
+ARRAYS = ("scores", "documents", "starts")
+VOCABULARY = "vocabulary.arrow"
+SETTINGS = "bm25.json"
+
+
 class LexicalIndex:
     """A BM25+ index whose documents are token lists; scores come back per document."""
 
-    def __init__(self, model: bm25s.BM25) -> None:
-        self._vocab = model.vocab_dict
-        self._postings = Postings.of(model)
-        self.size = int(model.scores["num_docs"])
+    def __init__(self, postings: Postings, vocabulary: dict[str, int], size: int) -> None:
+        self._postings = postings
+        #: Term -> its number in the postings.
+        self._vocab = vocabulary
+        self.size = size
 
     @classmethod
     def build(cls, documents: Sequence[list[str]]) -> "LexicalIndex":
-        """An index in memory (tests, synthetic benchmarks)."""
-        return cls(_bm25(documents))
+        """An index in memory over `documents` (bm25s's BM25+; `save` writes it)."""
+        import bm25s
+
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
+        model = bm25s.BM25(method="bm25+", **PARAMS)
+        model.index([doc or [""] for doc in documents], show_progress=False)  # bm25s needs a token per document
+        return cls(Postings.of(model), model.vocab_dict, int(model.scores["num_docs"]))
 
     @staticmethod
     def write(documents: Sequence[list[str]], directory: Path) -> None:
-        """Index `documents` into `directory`, in bm25s's format, for `load`."""
-        _bm25(documents).save(str(directory), show_progress=False)
+        """Index `documents` into `directory`, for `load`."""
+        LexicalIndex.build(documents).save(directory)
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name in ARRAYS:
+            np.save(directory / f"{name}.npy", getattr(self._postings, name))
+        numbered: list[str | None] = [None] * len(self._vocab)
+        for term, number in self._vocab.items():
+            numbered[number] = term  # bm25s numbers its terms 0..n-1
+        terms = pa.table({"term": pa.array(numbered, pa.string())})
+        with pa.OSFile(str(directory / VOCABULARY), "wb") as sink, pa.ipc.new_file(sink, terms.schema) as writer:
+            writer.write_table(terms)
+        (directory / SETTINGS).write_text(json.dumps({"documents": self.size, "method": "bm25+", **PARAMS}) + "\n")
 
     @classmethod
     def load(cls, directory: Path) -> "LexicalIndex":
-        return cls(bm25s.BM25.load(str(directory), mmap=config.INDEX_MMAP, show_progress=False))
+        """The index `save` wrote; the postings mapped from their files (`config.INDEX_MMAP`)."""
+        mode = "r" if config.INDEX_MMAP else None
+        postings = Postings(**{name: np.load(directory / f"{name}.npy", mmap_mode=mode) for name in ARRAYS})
+        with pa.memory_map(str(directory / VOCABULARY)) as source:
+            terms = pa.ipc.open_file(source).read_all()["term"].to_pylist()
+        size = json.loads((directory / SETTINGS).read_text())["documents"]
+        return cls(postings, dict(zip(terms, range(len(terms)))), int(size))
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """BM25+ score of every document; 0 where no query token occurs in it.
@@ -114,10 +150,3 @@ def bm25plus(
         math.log((documents + 1) / df) * ((k1 + 1) * tf / (norm + tf) + delta)
         for tf, df in frequencies if tf > 0 and df > 0
     )
-
-
-def _bm25(documents: Sequence[list[str]]) -> bm25s.BM25:
-    """bm25s's BM25+ over `documents`; an empty one becomes the empty token (bm25s needs one)."""
-    model = bm25s.BM25(method="bm25+", **PARAMS)
-    model.index([doc or [""] for doc in documents], show_progress=False)
-    return model

@@ -15,8 +15,13 @@ from typing import Any
 
 from search import config
 
-FORMAT_VERSION = 1
+#: 2: records in an Arrow IPC file and BM25+ postings as arrays, both mapped rather than
+#: decoded at load (search/record.py `write_records`, search/index/lexical.py `save`); 1 had
+#: them in Parquet and in bm25s's files. The dense index is the same in both.
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
+#: The records, one row per statement (search/record.py).
+RECORDS = "records.arrow"
 
 
 class IndexLoadError(Exception):
@@ -64,12 +69,13 @@ def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
 #: The files and folders an index is made of: every file under them must be in the manifest
 #: (other files, such as a Hugging Face repository's README, are not the index's business).
 INDEX_PARTS = frozenset({
-    "records.parquet", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
+    RECORDS, "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
 })
 
 
-def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
-    """The manifest of an index directory, after checking that its files match it."""
+def read_manifest(directory: Path, verify: bool = True, older: bool = False) -> dict[str, Any]:
+    """The manifest of an index directory, after checking that its files match it; with
+    `older`, of an index in an earlier format too (whose vectors a build may reuse)."""
     path = directory / MANIFEST
     hint = _rebuild_hint(directory)
     if not directory.is_dir():
@@ -80,10 +86,11 @@ def read_manifest(directory: Path, verify: bool = True) -> dict[str, Any]:
         manifest = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise IndexLoadError(f"{path} is damaged ({error}); {hint}") from error
-    if manifest.get("format_version") != FORMAT_VERSION:
+    found = manifest.get("format_version")
+    if not (found == FORMAT_VERSION or older and isinstance(found, int) and found < FORMAT_VERSION):
         raise IndexLoadError(
-            f"{directory} has index format {manifest.get('format_version')!r}, this code reads "
-            f"format {FORMAT_VERSION}; {hint}"
+            f"{directory} has index format {found!r}, this code reads format {FORMAT_VERSION}; {hint} "
+            f"(with --reuse {directory}, its vectors are reused rather than embedded again)"
         )
     if verify:
         verify_files(directory, manifest)

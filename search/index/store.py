@@ -21,11 +21,11 @@ from search import config
 from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
-from search.index.manifest import IndexLoadError, read_manifest, verify_files
+from search.index.manifest import RECORDS, IndexLoadError, read_manifest, verify_files
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.index.postgres.schema import is_postgres_address
 from search.index.signals import DenseSignal, LexicalSignal
-from search.record import RecordTable, Statement, read_parquet
+from search.record import RecordTable, Statement, read_records
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Index:
     directory: Path | str
     manifest: dict[str, Any]
     records: RecordTable
-    #: The signals the engine ranks by: files in the directory (bm25s, FAISS), or SQL.
+    #: The signals the engine ranks by: files in the directory (BM25+ postings, FAISS), or SQL.
     lexical: LexicalSignal
     names: LexicalSignal
     dense: DenseSignal
@@ -80,7 +80,7 @@ class Index:
             index = cls(
                 directory=directory,
                 manifest=manifest,
-                records=read_parquet(directory / "records.parquet"),
+                records=read_records(directory / RECORDS),
                 lexical=LexicalIndex.load(directory / "bm25_main"),
                 names=LexicalIndex.load(directory / "bm25_names"),
                 dense=DenseIndex.load(directory / "dense"),

@@ -23,7 +23,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from search.record import Statement, read_parquet
+from search.index.manifest import RECORDS
+from search.record import Statement, read_records
 from search.ui.cards import LATEX_DELIMITERS, card_math
 from search.ui.katex import auto_render_script
 
@@ -110,10 +111,10 @@ def check(statements: Iterable[Statement], examples: int = 10) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--index", type=Path, required=True, help="index directory (its records.parquet is read)")
+    parser.add_argument("--index", type=Path, required=True, help=f"index directory (its {RECORDS} is read)")
     parser.add_argument("--examples", type=int, default=10, help="failing spans to show (default 10)")
     args = parser.parse_args(argv)
-    report = check(read_parquet(args.index / "records.parquet"), args.examples)
+    report = check(read_records(args.index / RECORDS), args.examples)
     json.dump(report, sys.stdout, ensure_ascii=False, indent=1)
     print()
     return 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from search.record import read_parquet
+from search.record import read_records
 from search.ui.cards import card_math, math_spans
 from search.ui.math_check import check, main, typeset_errors
 from tests.browser.conftest import CHROMIUM
@@ -27,7 +27,7 @@ def test_the_check_finds_errors_unknown_commands_and_untypeset_spans() -> None:
 
 
 def test_the_fixture_books_math_fails_as_written_and_renders_cleaned(ui_index_dir: Path, capsys) -> None:
-    records = read_parquet(ui_index_dir / "records.parquet")
+    records = read_records(ui_index_dir / "records.arrow")
     book = next(s for s in records if s.id == "books:lem:right-exact")
     written = [  # spans of tests/fixtures/ui/books/book.tex as the corpus holds them
         "\\begin{equation}\n\\label{equation-tensor}\nM_1\\otimes N \\to M_2\\otimes N \\to M_3\\otimes N \\to 0\n\\end{equation}",

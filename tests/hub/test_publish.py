@@ -101,7 +101,7 @@ def test_card_lists_each_corpus_licence_and_the_build_command() -> None:
         "counts": {"mathlib": {"theorem": 3}, "stacks": {"lemma": 2}, "mine": {"lemma": 1}},
         "total": 6, "model": "m", "build_date": "2026-01-01T00:00:00+00:00", "code_version": "abc",
         "build_command": "python -m search build --out index --sources mathlib stacks mine=m.jsonl",
-        "files": {"records.parquet": {"bytes": 10, "sha256": "0"}},
+        "files": {"records.arrow": {"bytes": 10, "sha256": "0"}},
     }
     card = dataset_card(manifest, "hf://datasets/o/n")
     assert "license: other" in card  # several licences

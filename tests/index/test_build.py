@@ -20,7 +20,7 @@ def test_manifest_counts_and_settings(small_index: Path) -> None:
     assert manifest["embedding"]["views"] == ["name", "text"]
     assert len(index.dense.rows) == 2 * len(index.records)
     assert manifest["embedding"]["profile"] == "quality"
-    assert "records.parquet" in manifest["files"] and "dense/vectors.faiss" in manifest["files"]
+    assert "records.arrow" in manifest["files"] and "dense/vectors.faiss" in manifest["files"]
 
 
 def test_tampered_index_is_refused(small_index: Path, tmp_path: Path) -> None:

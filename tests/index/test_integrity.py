@@ -52,13 +52,13 @@ def other_build_manifest(index: Path) -> None:
 
 
 DAMAGES: list[tuple[str, Callable[[Path], None], str]] = [
-    ("truncated records", lambda d: truncate(d / "records.parquet"), "records.parquet does not match the manifest"),
+    ("truncated records", lambda d: truncate(d / "records.arrow"), "records.arrow does not match the manifest"),
     ("truncated vectors", lambda d: truncate(d / "dense" / "vectors.faiss"), "dense/vectors.faiss does not match"),
-    ("altered byte", lambda d: flip_a_byte(d / "bm25_main" / "data.csc.index.npy"), "bm25_main/data.csc.index.npy does not match"),
-    ("missing file", lambda d: (d / "bm25_names" / "vocab.index.json").unlink(), "bm25_names/vocab.index.json is missing"),
+    ("altered byte", lambda d: flip_a_byte(d / "bm25_main" / "scores.npy"), "bm25_main/scores.npy does not match"),
+    ("missing file", lambda d: (d / "bm25_names" / "vocabulary.arrow").unlink(), "bm25_names/vocabulary.arrow is missing"),
     ("other build", other_build_manifest, "pagerank.npy does not match the manifest"),
     ("no manifest", lambda d: (d / "manifest.json").unlink(), "has no manifest.json"),
-    ("damaged manifest", lambda d: (d / "manifest.json").write_text('{"format_version": 1, "files": '), "manifest.json is damaged"),
+    ("damaged manifest", lambda d: (d / "manifest.json").write_text('{"format_version": 2, "files": '), "manifest.json is damaged"),
 ]
 
 

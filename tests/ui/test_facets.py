@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from search.record import RecordTable, Statement, read_parquet, write_parquet
+from search.record import RecordTable, Statement, read_records, write_records
 from search.ui.facets import Facets
 
 
@@ -15,8 +15,8 @@ def _records(tmp_path: Path) -> RecordTable:
         Statement("arxiv:1", "arxiv", "theorem", "1", "", language="latex", package="math.AG",
                   meta={"year": 2021, "authors": ["A", "B"]}),
     ]
-    write_parquet(statements, tmp_path / "records.parquet")
-    return read_parquet(tmp_path / "records.parquet")
+    write_records(statements, tmp_path / "records.arrow")
+    return read_records(tmp_path / "records.arrow")
 
 
 def test_choices_follow_the_chosen_sources(tmp_path: Path) -> None:
