@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from search import config
 from search.index.lexical import LexicalIndex
-from search.index.manifest import IndexLoadError
+from search.index.manifest import FORMAT_VERSION, IndexLoadError
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.index.postgres.connection import Connections, connect, one_line, redacted, split_address
 from search.index.postgres.schema import BM25_INDEXES, REGISTRY, TEXTSEARCH, quoted
@@ -77,6 +77,11 @@ def _open(connection: psycopg.Connection, dsn: str, schema: str) -> Index:
         raise IndexLoadError(f"{redacted(dsn)} has no index {schema} (python -m search load-postgres loads one)")
     s = quoted(schema)
     info = dict(connection.execute(f"SELECT key, value FROM {s}.info").fetchall())
+    found = info["manifest"].get("format_version")
+    if found != FORMAT_VERSION:
+        raise IndexLoadError(f"{redacted(dsn)}: the index {schema} was loaded from an index of format {found!r}, "
+                             f"this code reads format {FORMAT_VERSION}: load a rebuilt index with "
+                             "python -m search load-postgres INDEX_DIR --dsn ...")
     records, pagerank, dependents = _records(connection, s)
     connections = Connections(dsn, session_settings(schema))
     with _files(connection, schema) as files:

@@ -85,3 +85,12 @@ def test_a_missing_extension_is_named(postgres: str) -> None:
     with psycopg.connect(postgres, autocommit=True) as connection:
         with pytest.raises(IndexLoadError, match="cannot provide the extension no_such_extension"):
             require_extension(connection, "no_such_extension")
+
+
+def test_an_index_loaded_from_another_format_says_to_load_a_rebuilt_one(postgres: str, small_index: Path) -> None:
+    main(["load-postgres", str(small_index), "--dsn", postgres, "--schema", "older_format"])
+    with psycopg.connect(postgres) as connection:
+        connection.execute("UPDATE older_format.info SET value = jsonb_set(value, '{format_version}', '1') "
+                           "WHERE key = 'manifest'")
+    with pytest.raises(IndexLoadError, match="index of format 1, this code reads format 2: load a rebuilt index"):
+        open_index(f"{postgres}#older_format")
