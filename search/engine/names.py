@@ -14,8 +14,6 @@ import re
 import unicodedata
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 from rapidfuzz import fuzz, process
 
 #: How many near spellings an error suggests.
@@ -28,14 +26,14 @@ class NameTable:
     """The distinct names of an index (lowercased), searchable by prefix, substring, spelling."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        # Ordered by Arrow (UTF-8 byte order is code point order, as `sorted`; ~8x faster at
-        # 300k), the lists made of the given strings rather than copies of them.
-        distinct = list(dict.fromkeys(names))
-        arrow = pa.array(distinct, pa.string())
-        order = pc.sort_indices(arrow)
-        self.names: list[str] = [distinct[i] for i in order.to_pylist()]
+        # Sorted by Python, in the order given (the records' order, long runs already sorted,
+        # which timsort merges): in a fresh process (a server's start), over the 315k names of
+        # the full default index, 0.09 s, where the same names in a set's order took 0.30 s
+        # and turning them into an Arrow array to sort there 0.36-0.54 s (the same order:
+        # UTF-8 byte order is code point order).
+        self.names: list[str] = sorted(dict.fromkeys(names))
         self._joined = "\n" + "\n".join(self.names) + "\n"
-        lengths = pc.utf8_length(arrow.take(order)).to_numpy().astype(np.int64)
+        lengths = np.fromiter(map(len, self.names), dtype=np.int64, count=len(self.names))
         #: Offset of each name in `_joined` (after its leading newline).
         self._starts = np.concatenate(([1], 1 + np.cumsum(lengths + 1)[:-1])) if self.names else np.zeros(0, np.int64)
         self._by_length = ByLength(self.names, lengths)

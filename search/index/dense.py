@@ -17,6 +17,7 @@ import faiss
 import numpy as np
 
 from search import config
+from search.index.arrays import load_array
 from search.index.signals import Selection
 
 
@@ -78,7 +79,7 @@ class DenseIndex:
     def load(cls, directory: Path) -> "DenseIndex":
         path = str(directory / "vectors.faiss")
         index = faiss.read_index(path, faiss.IO_FLAG_MMAP_IFC) if config.INDEX_MMAP else faiss.read_index(path)
-        return cls(index, np.load(directory / "rows.npy", mmap_mode="r" if config.INDEX_MMAP else None))
+        return cls(index, load_array(directory / "rows.npy"))
 
     @property
     def dimension(self) -> int:

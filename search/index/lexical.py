@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from search import config
+from search.index.arrays import load_array
 from search.index.signals import LexicalHits, Selection, top
 
 if TYPE_CHECKING:
@@ -101,8 +102,7 @@ class LexicalIndex:
     @classmethod
     def load(cls, directory: Path) -> "LexicalIndex":
         """The index `save` wrote; the postings mapped from their files (`config.INDEX_MMAP`)."""
-        mode = "r" if config.INDEX_MMAP else None
-        postings = Postings(**{name: np.load(directory / f"{name}.npy", mmap_mode=mode) for name in ARRAYS})
+        postings = Postings(**{name: load_array(directory / f"{name}.npy") for name in ARRAYS})
         with pa.memory_map(str(directory / VOCABULARY)) as source:
             terms = pa.ipc.open_file(source).read_all()["term"].to_pylist()
         size = json.loads((directory / SETTINGS).read_text())["documents"]

@@ -36,6 +36,7 @@ import numpy as np
 from search.corpus.lean import notation
 from search.corpus.lean.expr import Expr, parse_declaration
 from search.corpus.lean.syntax import drop_universes, split_name, term_tokens
+from search.index.arrays import load_array
 from search.record import Statement
 from search.text.lean_text import binders_and_type
 
@@ -166,7 +167,7 @@ class PatternIndex:
     @classmethod
     def load(cls, directory: Path) -> "PatternIndex":
         symbols = json.loads((directory / "symbols.json").read_text(encoding="utf-8"))
-        return cls(symbols, **{name: np.load(directory / f"{name}.npy", mmap_mode="r") for name in _ARRAYS})
+        return cls(symbols, **{name: load_array(directory / f"{name}.npy", mapped=True) for name in _ARRAYS})
 
     def statement(self, position: int) -> np.ndarray:
         """The flat tree of one record (empty when it has none)."""
