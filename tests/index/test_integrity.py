@@ -55,7 +55,7 @@ DAMAGES: list[tuple[str, Callable[[Path], None], str]] = [
     ("truncated records", lambda d: truncate(d / "records.arrow"), "records.arrow does not match the manifest"),
     ("truncated vectors", lambda d: truncate(d / "dense" / "vectors.faiss"), "dense/vectors.faiss does not match"),
     ("altered byte", lambda d: flip_a_byte(d / "bm25_main" / "scores.npy"), "bm25_main/scores.npy does not match"),
-    ("missing file", lambda d: (d / "bm25_names" / "vocabulary.arrow").unlink(), "bm25_names/vocabulary.arrow is missing"),
+    ("missing file", lambda d: (d / "bm25_names" / "vocabulary.marisa").unlink(), "bm25_names/vocabulary.marisa is missing"),
     ("other build", other_build_manifest, "pagerank.npy does not match the manifest"),
     ("no manifest", lambda d: (d / "manifest.json").unlink(), "has no manifest.json"),
     ("damaged manifest", lambda d: (d / "manifest.json").write_text('{"format_version": 2, "files": '), "manifest.json is damaged"),

@@ -3,7 +3,7 @@
 import numpy as np
 from rank_bm25 import BM25Plus
 
-from search.index.lexical import PARAMS, LexicalIndex, bm25plus
+from search.index.lexical import PARAMS, LexicalIndex, Vocabulary, bm25plus
 
 CORPUS = [
     "multiplication is commutative in a commutative monoid",
@@ -60,3 +60,12 @@ def test_one_documents_bm25plus_equals_the_postings_scores() -> None:
                for d in docs]
         np.testing.assert_allclose(got, want, rtol=1e-5)
         assert want.any()
+
+
+def test_the_vocabulary_gives_each_term_its_number_saved_or_not(tmp_path) -> None:
+    numbered = {"": 3, "nat.succ": 0, "loc\nmodule": 4, "∑": 1, "succ": 2}  # any string is a term
+    built = Vocabulary.of(numbered)
+    built.save(tmp_path)
+    for vocabulary in (built, Vocabulary.load(tmp_path)):
+        assert {term: vocabulary.get(term) for term in numbered} == numbered and len(vocabulary) == 5
+        assert vocabulary.get("nat") is None and vocabulary.get("succ ") is None
