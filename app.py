@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping
 
 from search import config
-from search.api.startup import API_LIBRARIES, PAGE_LIBRARIES, importing_meanwhile, long_lived
+from search.api.startup import long_lived
 from search.feedback.hub_sync import FeedbackSyncError
 from search.hub.address import HubAddressError, is_hub_address, parse_hub_address
 from search.index.manifest import IndexLoadError
@@ -153,8 +153,7 @@ def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str 
     """The FastAPI app with the APIs and the search page, over the index at `index_spec` (or the
     `--index` values of a list)."""
     named = named_indexes([index_spec] if isinstance(index_spec, str) else index_spec)
-    with importing_meanwhile(PAGE_LIBRARIES):
-        indexes = load_indexes(named)
+    indexes = load_indexes(named)
     import gradio as gr
 
     from search.api.http import make_api
@@ -194,8 +193,7 @@ def make_worker_app(named: Mapping[str, str], feedback_db: Path, feedback_repo: 
     encoder and the Hub vote sync are started in each worker. The page is not served: Gradio
     keeps a visitor's state, event queue and the handlers of the cards it drew in the process
     that drew them, and the workers take connections in turn, so `/` says where the page is."""
-    with importing_meanwhile(API_LIBRARIES):
-        indexes = load_indexes(named, encoder=False)
+    indexes = load_indexes(named, encoder=False)
     from fastapi.responses import HTMLResponse
 
     from search.api.http import make_api

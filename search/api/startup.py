@@ -12,23 +12,18 @@ permanent generation (`gc.freeze`), which collections skip; the multi-worker ser
 the freeze so that the workers' collections do not write to the pages they share with their
 parent (search/api/workers.py).
 
-`importing_meanwhile` imports the interfaces' libraries (FastAPI with pydantic, the MCP SDK,
-Gradio) on a thread while the index is read: reading and hashing its files release the GIL,
-so part of the import runs on the other core.
+The interfaces' libraries (FastAPI with pydantic, the MCP SDK, Gradio) are imported after the
+index is loaded, not on a thread beside it: since the records and postings are mapped rather
+than decoded (index format 2), loading is Python work that holds the GIL, and with the imports
+on a thread `--workers 2` answered first after 4.55-5.25 s, with them after the load after
+4.33-4.55 s (three alternations); the app took as long either way.
 """
 
 from __future__ import annotations
 
 import gc
-import importlib
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-#: What the HTTP APIs import beyond the index: FastAPI (with pydantic) and the MCP SDK.
-API_LIBRARIES = ("fastapi", "mcp.server.mcpserver")
-#: What the search page imports as well.
-PAGE_LIBRARIES = (*API_LIBRARIES, "gradio")
 
 
 @contextmanager
@@ -51,29 +46,3 @@ def long_lived(dropping: bool = False) -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
-
-
-@contextmanager
-def importing_meanwhile(modules: tuple[str, ...]) -> Iterator[None]:
-    """Import `modules` on a thread while the `with` block runs; the block's end waits for them.
-
-    Two threads importing modules that import each other in opposite orders can deadlock on
-    the import locks, so the block must import nothing that `modules` import: what loading an
-    index imports (`search.api.indexes` imports it all) is imported here first, and `modules`
-    are third-party libraries the index does not use. An import that fails on the thread fails
-    again, with its traceback, where the server imports the module itself."""
-    importlib.import_module("search.api.indexes")
-    thread = threading.Thread(target=_import_all, args=(modules,), name="importing", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        thread.join()
-
-
-def _import_all(modules: tuple[str, ...]) -> None:
-    for module in modules:
-        try:
-            importlib.import_module(module)
-        except Exception:  # re-raised where the server imports it (see importing_meanwhile)
-            return

@@ -1,10 +1,9 @@
-"""The server start's heap handling and background imports (search/api/startup.py)."""
+"""The server start's heap handling (search/api/startup.py)."""
 
 import gc
-import sys
 import weakref
 
-from search.api.startup import importing_meanwhile, long_lived
+from search.api.startup import long_lived
 
 
 class Node:
@@ -55,16 +54,3 @@ def test_long_lived_restores_a_disabled_collector() -> None:
     finally:
         gc.enable()
         gc.unfreeze()
-
-
-def test_importing_meanwhile_has_the_modules_imported_at_the_blocks_end(monkeypatch) -> None:
-    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
-    with importing_meanwhile(("colorsys",)):
-        pass
-    assert "colorsys" in sys.modules
-
-
-def test_a_failing_import_on_the_thread_is_left_to_the_server() -> None:
-    with importing_meanwhile(("no_such_module_here", "colorsys")):
-        pass
-    assert "no_such_module_here" not in sys.modules
