@@ -1,13 +1,13 @@
 """Several worker processes over one index loaded once: gunicorn's arbiter forks uvicorn
 workers (the `uvicorn-worker` package) from a parent that has loaded the index.
 
-Why fork after loading: the index (records as Arrow columns, the HNSW graph's links, the
-filter catalogue, the dependency graph) is most of the server's memory, and no request writes
-to it. Loaded in the parent (`preload_app`), its pages are shared copy-on-write by every
-worker, so a second worker costs its own heap and query encoder, not a second index. Only the
-vectors and BM25 postings can be mapped from their files (`config.INDEX_MMAP`,
-search/index/dense.py and lexical.py; faiss reads the graph's links into memory), hence the
-sharing by fork for the rest. `gc.freeze()` before forking keeps the collector from writing to
+Why fork after loading: the index (the HNSW graph's links, the name tables, the filter
+catalogue, the dependency graph) is most of the server's memory, and no request writes to it.
+Loaded in the parent (`preload_app`), its pages are shared copy-on-write by every worker, so a
+second worker costs its own heap and query encoder, not a second index. The records, vectors
+and BM25+ postings are mapped from their files (search/record.py `read_records`,
+`config.INDEX_MMAP`, search/index/dense.py and lexical.py); faiss reads the graph's links into
+memory and the tables are Python objects, hence the sharing by fork for the rest. `gc.freeze()` before forking keeps the collector from writing to
 every object header of the shared heap in each worker.
 
 What is per worker: the query encoder (an onnxruntime session holds threads, which a fork
