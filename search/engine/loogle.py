@@ -40,7 +40,6 @@ from search.engine.engine import Engine
 from search.engine.graph import DependencyGraph
 from search.engine.names import SUGGESTIONS, nearest
 from search.engine.patterns import Matcher, Pattern, PatternError, parse_pattern
-from search.index.store import NamePositions
 from search.record import Statement
 
 #: A name-shaped filter: a letter or `_` first, then letters, digits, `_ ' ! ?`, subscripts,
@@ -94,8 +93,6 @@ class LoogleSearch:
         self.lean = pc.is_in(records.table["source"], value_set=sources).to_numpy()
         positions = np.flatnonzero(self.lean)
         names = records.table["name"].take(pa.array(positions, pa.int64()))
-        #: Full name (as written) -> positions of the Lean records so named.
-        self.exact = NamePositions(names.to_pylist(), positions.tolist())
         patterns = self.index.patterns
         self.matcher = Matcher(patterns) if patterns is not None else None
         #: Each Lean record's place in the order of names (ties by position: Arrow's sort is
@@ -174,13 +171,21 @@ class LoogleSearch:
         refer to it otherwise (in their proof). A name that is no record and that no statement
         mentions: an error suggesting its namespaced forms when there are some (`sin` ->
         `Real.sin`), else close spellings."""
-        own = np.asarray(self.exact.get(name, []), dtype=np.int64)
+        own = np.asarray(self._named(name), dtype=np.int64)
         stated = self._mentioning(name)
         referring = np.asarray([p for q in own.tolist() for p in self.graph.dependents(q) if self.lean[p]], dtype=np.int64)
         if len(own) or len(stated):
             return own, stated, np.setdiff1d(referring, stated)
         options = self._namespaced(name) or self._close(name)
         raise QueryError(f"Unknown identifier '{name}'", [_replace(query, query.find(name), name, n) for n in options])
+
+    def _named(self, name: str) -> list[int]:
+        """The Lean records named `name` (as written), through the index's lowercased names
+        rather than a table of their own: one of 280k names took 0.16 s of every start and
+        ~35 MB."""
+        positions = [p for p in self.index.by_name.get(name.lower(), []) if self.lean[p]]
+        names = self.index.records.column("name", positions)
+        return [p for p, written in zip(positions, names) if written == name]
 
     def _mentioning(self, name: str) -> np.ndarray:
         patterns = self.index.patterns
@@ -194,9 +199,11 @@ class LoogleSearch:
         used first."""
         tail = f".{name}"
         counts: dict[str, float] = {}
-        for n, positions in self.exact.items():
+        lowered = self.engine.name_table.containing([tail.lower()])
+        positions = [p for n in lowered for p in self.index.by_name[n] if self.lean[p]]
+        for p, n in zip(positions, self.index.records.column("name", positions)):
             if n.endswith(tail):
-                counts[n] = max(float(self.index.dependents[p]) for p in positions)
+                counts[n] = max(counts.get(n, 0.0), float(self.index.dependents[p]))
         patterns = self.index.patterns
         if patterns is not None:
             for symbol in patterns.code:
@@ -205,7 +212,8 @@ class LoogleSearch:
         return sorted(counts, key=lambda n: (-counts[n], n))[:SUGGESTIONS]
 
     def _close(self, name: str) -> list[str]:
-        return nearest(name, self.exact, scorer=fuzz.ratio)
+        lean = self.index.records.column("name", np.flatnonzero(self.lean))
+        return nearest(name, dict.fromkeys(lean), scorer=fuzz.ratio)
 
     def _substring(self, needles: list[str]) -> np.ndarray:
         """Lean records whose name contains every needle, ignoring case."""
