@@ -62,3 +62,14 @@ def test_the_record_of_served_lists_stays_bounded_by_count_and_age(tmp_path: Pat
     assert served.rank("s499", "k", "m:x", now=500) == 1 and served.rank("s0", "k", "m:x", now=500) is None
     served.prune(now=2000)  # everything is older than max_age
     assert len(served) == 0
+
+
+def test_a_list_served_again_outlives_older_ones_when_the_record_is_pruned(tmp_path: Path) -> None:
+    served = ServedResults(tmp_path / "served", max_age=1000, max_lists=3)
+    for n in range(3):
+        served.record(f"s{n}", "k", [("m:x", 1)], now=float(n))
+    served.record("s0", "k", [("m:y", 1)], now=3.0)  # s0's search again: now the newest list
+    served.record("s3", "k", [("m:x", 1)], now=4.0)
+    served.prune(now=5.0)
+    assert len(served) == 3 and served.rank("s1", "k", "m:x", now=5.0) is None
+    assert served.rank("s0", "k", "m:y", now=5.0) == 1 and served.rank("s3", "k", "m:x", now=5.0) == 1
