@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import marisa_trie
 import numpy as np
 
-from search import config
 from search.index.arrays import load_array
 from search.index.signals import LexicalHits, Selection, top
 
