@@ -117,10 +117,11 @@ class RecordTable(Sequence[Statement]):
     still yields every Statement, batch by batch, for offline users (evaluation, benchmarks).
     """
 
-    def __init__(self, table: pa.Table) -> None:
+    def __init__(self, table: pa.Table, meta_columns: "MetaColumns | None" = None) -> None:
         # One chunk per column: `take` on a chunked column concatenates its chunks first, a
         # copy of the whole column on every call.
         self.table = table.combine_chunks()
+        self._meta_columns = meta_columns
 
     def __len__(self) -> int:
         return self.table.num_rows
@@ -164,45 +165,67 @@ class RecordTable(Sequence[Statement]):
     def encode_meta(self, key: str) -> tuple[list[Any], np.ndarray]:
         """`encode` for one metadata key: its distinct values and each record's number in
         that list, -1 for the records without the key."""
-        codes, keys = self._meta_columns
-        if key not in keys:
-            return [], np.full(len(self), -1, dtype=np.int32)
-        values, numbers = keys[key]
-        return values, numbers[codes]
+        return self.meta_columns.encode(key)
 
     @property
     def meta_keys(self) -> list[str]:
         """The metadata keys some record has, in the order records first have them."""
-        return list(self._meta_columns[1])
+        return list(self.meta_columns.values)
 
     @cached_property
-    def _meta_columns(self) -> tuple[np.ndarray, dict[str, tuple[list[Any], np.ndarray]]]:
-        """Each record's number among the distinct `meta` strings, and for each metadata key
-        its distinct values with the number of its value in each distinct `meta` (-1: absent).
-
-        300k records share ~86k distinct `meta` strings: each is parsed once, here, and only
-        the values are kept, not a dict per record. Every server start makes this, so the
-        strings are parsed by orjson and each (key, value) costs two dict lookups (over the
-        full default index, alternated in one process: 1.02-1.12 s with json and setdefault,
-        0.56-0.73 s so).
-        """
+    def meta_columns(self) -> "MetaColumns":
+        """The records' metadata as numbers: as the index keeps them when given
+        (search/index/meta.py), else made from the `meta` strings here."""
+        if self._meta_columns is not None:
+            return self._meta_columns
         metas, codes = self.encode("meta")
-        keys: dict[str, tuple[list[Any], np.ndarray]] = {}
+        return MetaColumns.of(metas, codes)
+
+
+@dataclass(frozen=True)
+class MetaColumns:
+    """Each record's number among the distinct `meta` objects, and for each metadata key its
+    distinct values with the number of its value in each distinct `meta` (-1: absent).
+
+    300k records share ~86k distinct `meta` strings: each is parsed once (`of`) and only the
+    values are kept, not a dict per record. Made when the index is built and kept in it
+    (search/index/meta.py), since parsing them at every server start took 0.56-0.73 s of it
+    over the full default index (with orjson and two dict lookups per value; 1.02-1.12 s with
+    json and setdefault, alternated in one process)."""
+
+    codes: np.ndarray
+    #: Key -> its distinct values, in the order records first have them.
+    values: dict[str, list[Any]]
+    #: Key -> the number of its value in each distinct `meta` (one row per key of `values`).
+    numbers: np.ndarray
+
+    @classmethod
+    def of(cls, metas: list[dict[str, Any]], codes: np.ndarray) -> "MetaColumns":
+        """From the distinct `meta` objects and each record's number among them."""
+        values: dict[str, list[Any]] = {}
+        columns: dict[str, np.ndarray] = {}
         numbering: dict[str, dict[tuple[type, Any], int]] = {}
         for i, meta in enumerate(metas):
             for key, value in meta.items():
                 numbers = numbering.get(key)
                 if numbers is None:
-                    keys[key] = ([], np.full(len(metas), -1, dtype=np.int32))
+                    values[key], columns[key] = [], np.full(len(metas), -1, dtype=np.int32)
                     numbers = numbering[key] = {}
-                found, column = keys[key]
                 value_key = _value_key(value)
                 number = numbers.get(value_key)
                 if number is None:
-                    number = numbers[value_key] = len(found)
-                    found.append(value)
-                column[i] = number
-        return codes, keys
+                    number = numbers[value_key] = len(values[key])
+                    values[key].append(value)
+                columns[key][i] = number
+        stacked = np.stack([columns[key] for key in values]) if values else np.zeros((0, len(metas)), np.int32)
+        return cls(np.asarray(codes), values, stacked)
+
+    def encode(self, key: str) -> tuple[list[Any], np.ndarray]:
+        """The key's distinct values and each record's number in that list (-1: absent)."""
+        if key not in self.values:
+            return [], np.full(len(self.codes), -1, dtype=np.int32)
+        return self.values[key], self.numbers[list(self.values).index(key)][self.codes]
+
 
 
 def _value_key(value: Any) -> tuple[type, Any]:
@@ -213,15 +236,16 @@ def _value_key(value: Any) -> tuple[type, Any]:
     return type(value), value
 
 
-def read_records(path: Path) -> RecordTable:
-    """The records `write_records` wrote, memory-mapped: no column is decoded or copied, so
+def read_records(path: Path, meta_columns: MetaColumns | None = None) -> RecordTable:
+    """The records `write_records` wrote (with their `MetaColumns` as the index keeps them,
+    when given), memory-mapped: no column is decoded or copied, so
     reading takes milliseconds whatever the size (the zstd Parquet file this replaced took
     0.35-0.9 s to decode at every start over the full default index), the pages a server
     reads are the page cache's, shared by its workers, and the columns no request reads
     (statement texts, URLs) are never read from disk."""
     with pa.memory_map(str(path)) as source:
         table = pa.ipc.open_file(source).read_all()
-    return RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA))
+    return RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA), meta_columns)
 
 
 def _statements(rows: pa.Table | pa.RecordBatch) -> list[Statement]:

@@ -23,8 +23,9 @@ from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import RECORDS, read_manifest, write_manifest
+from search.index.meta import DIRECTORY as META, save_meta
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
-from search.record import Statement, write_records
+from search.record import Statement, read_records, write_records
 from search.text.tokenize import name_tokens, tokenize
 from search.text.views import DENSE_VIEWS, LEXICAL_PARTS, fields_by_head, lexical_text, view_texts
 
@@ -150,6 +151,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         corpus = load_records(options.sources)
         statements = corpus.statements
         write_records(statements, staging / RECORDS)
+        save_meta(read_records(staging / RECORDS).meta_columns, staging / META)
     with timed(options.timings, "lexical"):
         LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         LexicalIndex.write(name_documents(statements), staging / "bm25_names")

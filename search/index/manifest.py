@@ -15,9 +15,10 @@ from typing import Any
 
 from search import config
 
-#: 2: records in an Arrow IPC file and BM25+ postings as arrays, both mapped rather than
-#: decoded at load (search/record.py `write_records`, search/index/lexical.py `save`); 1 had
-#: them in Parquet and in bm25s's files. The dense index is the same in both.
+#: 2: records in an Arrow IPC file, their metadata as numbers, BM25+ postings as arrays and
+#: vocabularies as tries, all mapped rather than decoded at load (search/record.py
+#: `write_records`, search/index/meta.py, search/index/lexical.py `save`); 1 had the records in
+#: Parquet and BM25+ in bm25s's files. The dense index is the same in both.
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 #: The records, one row per statement (search/record.py).
@@ -69,7 +70,7 @@ def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
 #: The files and folders an index is made of: every file under them must be in the manifest
 #: (other files, such as a Hugging Face repository's README, are not the index's business).
 INDEX_PARTS = frozenset({
-    RECORDS, "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
+    RECORDS, "meta", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
 })
 
 

@@ -22,6 +22,7 @@ from search.index.dense import DenseIndex
 from search.index.embed import Embedder
 from search.index.lexical import LexicalIndex
 from search.index.manifest import RECORDS, IndexLoadError, read_manifest, verify_files
+from search.index.meta import DIRECTORY as META, load_meta
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.index.postgres.schema import is_postgres_address
 from search.index.signals import DenseSignal, LexicalSignal
@@ -80,7 +81,7 @@ class Index:
             index = cls(
                 directory=directory,
                 manifest=manifest,
-                records=read_records(directory / RECORDS),
+                records=read_records(directory / RECORDS, load_meta(directory / META)),
                 lexical=LexicalIndex.load(directory / "bm25_main"),
                 names=LexicalIndex.load(directory / "bm25_names"),
                 dense=DenseIndex.load(directory / "dense"),
