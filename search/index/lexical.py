@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import marisa_trie
 import numpy as np
 
-from search.index.arrays import load_array
+from search.index.arrays import load_array, load_arrays, save_arrays
 from search.index.signals import LexicalHits, Selection, top
 
 if TYPE_CHECKING:
@@ -128,16 +128,14 @@ class LexicalIndex:
         LexicalIndex.build(documents).save(directory)
 
     def save(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name in ARRAYS:
-            np.save(directory / f"{name}.npy", getattr(self._postings, name))
+        save_arrays(directory, {name: getattr(self._postings, name) for name in ARRAYS})
         self._vocab.save(directory)
         (directory / SETTINGS).write_text(json.dumps({"documents": self.size, "method": "bm25+", **PARAMS}) + "\n")
 
     @classmethod
     def load(cls, directory: Path) -> "LexicalIndex":
         """The index `save` wrote; the postings mapped from their files (`config.INDEX_MMAP`)."""
-        postings = Postings(**{name: load_array(directory / f"{name}.npy") for name in ARRAYS})
+        postings = Postings(**load_arrays(directory, ARRAYS))
         size = json.loads((directory / SETTINGS).read_text())["documents"]
         return cls(postings, Vocabulary.load(directory), int(size))
 

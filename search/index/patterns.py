@@ -36,7 +36,7 @@ import numpy as np
 from search.corpus.lean import notation
 from search.corpus.lean.expr import Expr, parse_declaration
 from search.corpus.lean.syntax import drop_universes, split_name, term_tokens
-from search.index.arrays import load_array
+from search.index.arrays import load_arrays, save_arrays
 from search.record import Statement
 from search.text.lean_text import binders_and_type
 
@@ -161,13 +161,12 @@ class PatternIndex:
     def save(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "symbols.json").write_text(json.dumps(self.symbols, ensure_ascii=False), encoding="utf-8")
-        for name in _ARRAYS:
-            np.save(directory / f"{name}.npy", getattr(self, name))
+        save_arrays(directory, {name: getattr(self, name) for name in _ARRAYS})
 
     @classmethod
     def load(cls, directory: Path) -> "PatternIndex":
         symbols = json.loads((directory / "symbols.json").read_text(encoding="utf-8"))
-        return cls(symbols, **{name: load_array(directory / f"{name}.npy", mapped=True) for name in _ARRAYS})
+        return cls(symbols, **load_arrays(directory, _ARRAYS, mapped=True))
 
     def statement(self, position: int) -> np.ndarray:
         """The flat tree of one record (empty when it has none)."""
