@@ -3,8 +3,9 @@
 Each step is a ranking setting (`--set`) or a set of BM25+ parts (`--lexical`), applied on
 top of the steps before it, over one built index and one query set (or, for a step that takes
 something away from `default`, against `default`). Every step's figures come with their
-bootstrap interval and a paired permutation test against the step before (or the one it
-names), and with the `python -m eval retrieval` command that measures that step alone.
+bootstrap interval, the median milliseconds of a query through `Engine.search`, a paired
+permutation test against the step before (or the one it names), and the
+`python -m eval retrieval` command that measures that step alone.
 
 A new step is one entry in STEPS.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 
 from eval.querysets import LabelledQuery
 from eval.retrieval import run_retrieval
@@ -101,6 +103,7 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
             "command": "python -m eval retrieval " + shlex.join(
                 ["--index", str(index_dir)] + step.arguments()),
             "metrics": {m: _estimate(summary[m]) for m in METRICS},
+            "median_ms": float(np.median(result.seconds) * 1000),
         }
         baseline = step.versus or (rows[-1]["key"] if rows else None)
         if baseline is not None:
@@ -128,7 +131,7 @@ def _steps(args: argparse.Namespace) -> int:
         change = (f"  {versus['diff']['mean']:+.3f} [{versus['diff']['low']:+.3f}, {versus['diff']['high']:+.3f}] "
                   f"p={versus['p_value']:.3f} vs {versus['step']}") if versus else ""
         print(f"{row['key']:14} {PRIMARY} {m['mean']:.3f} [{m['low']:.3f}, {m['high']:.3f}]"
-              f"  R@10 {row['metrics']['R@10']['mean']:.3f}{change}")
+              f"  R@10 {row['metrics']['R@10']['mean']:.3f}  {row['median_ms']:.0f} ms{change}")
     print(f"\nwritten: {path}")
     return 0
 

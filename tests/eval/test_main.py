@@ -134,3 +134,4 @@ def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_
     assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "fields"
     assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
     assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
+    assert all(row["median_ms"] > 0 for row in report["steps"])
