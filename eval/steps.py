@@ -35,6 +35,7 @@ _BEFORE_TITLES = (
     "signals=('dense','bm25','names','exact','substring','prefix','fuzzy')",
     "exact_name.signals=('exact',)",
 )
+_BEFORE_TYPES = "signals=('dense','bm25','names','exact','substring','prefix','fuzzy','title','spelled')"
 _BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fields"))
 
 
@@ -62,12 +63,13 @@ class Step:
 STEPS = (
     Step("start", "`default` before famous titles and informal text",
          _BEFORE_TITLES, _BEFORE_INFORMAL),
-    Step("titles", "+ famous titles and spelled-out names as signals, titles first", (), _BEFORE_INFORMAL),
+    Step("titles", "+ famous titles and spelled-out names as signals, titles first", (_BEFORE_TYPES,), _BEFORE_INFORMAL),
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
-         (), tuple(p for p in LEXICAL_PARTS if p != "fields")),
-    Step("fields", "+ a structure's fields in BM25+ (= `default`)"),
-    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="fields"),
-    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="fields"),
+         (_BEFORE_TYPES,), tuple(p for p in LEXICAL_PARTS if p != "fields")),
+    Step("fields", "+ a structure's fields in BM25+", (_BEFORE_TYPES,)),
+    Step("types", "+ types found by their own name spelled in words (= `default`)"),
+    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="types"),
+    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="types"),
 )
 
 

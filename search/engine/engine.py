@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from search.engine import variants
 from search.engine.fusion import fuse
-from search.engine.names import NameTable, TitleTable, spelled_names
+from search.engine.names import NameTable, TitleTable, TypeNames, spelled_names
 from search.engine.query import ParsedQuery, parse_query
 from search.engine.ranking import Ranking
 from search.engine.stages import Signals, StageContext
@@ -66,6 +66,8 @@ class Engine:
         #: Famous titles (aliases), for queries that name a theorem.
         self.titles = TitleTable(_aliases(index))
         records = index.records.table
+        #: Namespaced types by their own name, for queries that spell one in words.
+        self.type_names = TypeNames(records["name"])
         self._name_lengths = pc.utf8_length(records["name"]).to_numpy()
         self._columns: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         # StatementGroups by number: each record's group, each group's head (-1 when its id is
@@ -129,9 +131,12 @@ class Engine:
             if titled:
                 positions, scores = zip(*titled)
                 out["title"] = (np.asarray(positions, dtype=np.int64), np.asarray(scores, dtype=np.float32))
-            spelled = [n for n in spelled_names(parsed.text) if n in index.by_name]
+            spelled = [p for n in spelled_names(parsed.text) for p in index.by_name.get(n, [])]
             if spelled:
-                out["spelled"] = self._ranked_names(spelled, allowed, depth)
+                out["spelled"] = self._ranked(spelled, allowed, depth)
+            types = self.type_names.spelled(parsed.text)
+            if types:
+                out["types"] = self._ranked(types, allowed, depth)
             if parsed.kind == "substring":
                 out["substring"] = self._substring(parsed.substrings, allowed, depth)
                 return out, no_lexical_scores
@@ -163,9 +168,12 @@ class Engine:
         self, names: list[str], allowed: np.ndarray | None, depth: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """Records bearing `names`, shortest name (most specific) first, then by PageRank."""
+        return self._ranked([p for name in names for p in self.index.by_name[name]], allowed, depth)
+
+    def _ranked(self, positions: list[int], allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """Records at `positions` (within `allowed`), shortest name first, then by PageRank."""
         hits = np.asarray(
-            [p for name in names for p in self.index.by_name[name] if allowed is None or allowed[p]],
-            dtype=np.int64,
+            list(dict.fromkeys(p for p in positions if allowed is None or allowed[p])), dtype=np.int64
         )
         hits = hits[np.lexsort((-self.index.pagerank[hits], self._name_lengths[hits]))][:depth]
         return hits, 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))

@@ -14,6 +14,8 @@ import re
 import unicodedata
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import fuzz, process
 
 #: How many near spellings an error suggests.
@@ -169,13 +171,43 @@ class TitleTable:
 SPELLED_WORDS = 4
 
 
+def spelled_words(query: str) -> list[str]:
+    """The lowercased words of a query that may spell a name (at most SPELLED_WORDS, letters
+    only), or [] for any other query."""
+    words = query.lower().split()
+    return words if len(words) <= SPELLED_WORDS and all(w.isalpha() for w in words) else []
+
+
 def spelled_names(query: str) -> list[str]:
     """The lowercased names a short query spells: its words run together (`Lie algebra` ->
     `liealgebra`, which `LieAlgebra` lowercases to) or joined by `_` (`add comm` -> `add_comm`)."""
-    words = query.lower().split()
-    if not 2 <= len(words) <= SPELLED_WORDS or not all(w.isalpha() for w in words):
-        return []
-    return ["".join(words), "_".join(words)]
+    words = spelled_words(query)
+    return ["".join(words), "_".join(words)] if len(words) >= 2 else []
+
+
+class TypeNames:
+    """The last part of each namespaced name that is capitalised, as types, structures and
+    classes are named (`MeasureTheory.VectorMeasure`), lowercased, with the positions of the
+    records so named: a query that spells a type in words ("vector measure", "prepartition")
+    finds it without its namespace. Lemma names (`Finset.sum_comm`) are lower case and stay
+    out, so that "sum comm" does not match every namespace's lemma of that name.
+    """
+
+    def __init__(self, names: pa.ChunkedArray | pa.Array) -> None:
+        # Arrow over the 315k names of the full default index: ~0.07 s.
+        parts = pc.split_pattern(names, pattern=".", max_splits=1, reverse=True)
+        dotted = pc.equal(pc.list_value_length(parts), 2)
+        last = pc.list_element(pc.filter(parts, dotted), 1)
+        capital = pc.utf8_is_upper(pc.utf8_slice_codeunits(last, 0, 1))
+        positions = np.flatnonzero(dotted.to_numpy(zero_copy_only=False))[capital.to_numpy(zero_copy_only=False)]
+        self._positions: dict[str, list[int]] = {}
+        for key, position in zip(pc.utf8_lower(pc.filter(last, capital)).to_pylist(), positions.tolist()):
+            self._positions.setdefault(key, []).append(position)
+
+    def spelled(self, query: str) -> list[int]:
+        """Positions of the types whose last name part the query's words run together spell."""
+        words = spelled_words(query)
+        return self._positions.get("".join(words), []) if words else []
 
 
 def nearest(

@@ -72,9 +72,9 @@ register("rrf", Ranking(
 #: dev half (README, "Ranking and its evaluation", has a command per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
-    signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled"),
+    signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled", "types"),
     weights={"dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0, "prefix": 0.5, "fuzzy": 0.5,
-             "title": 1.0, "spelled": 1.0},
+             "title": 1.0, "spelled": 1.0, "types": 1.0},
     rrf_k=10,
     stages=(ExactName(boost=1.0, signals=("exact", "title")), PagerankPrior(weight=1e-3),
             DependentsPrior(weight=0.15, saturation=20_000)),

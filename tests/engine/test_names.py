@@ -6,7 +6,9 @@ from rapidfuzz import fuzz, process
 
 import numpy as np
 
-from search.engine.names import NameTable, TitleTable, character_counts, title_key
+import pyarrow as pa
+
+from search.engine.names import NameTable, TitleTable, TypeNames, character_counts, spelled_names, title_key
 
 NAMES = [
     "nat.succ_le_succ", "nat.succ_le", "succ_le_iff", "mul_comm", "nat.mul_comm", "a",
@@ -79,3 +81,23 @@ def test_character_counts_bound_the_indel_distance() -> None:
     for _ in range(400):
         i, j = rng.randrange(len(strings)), rng.randrange(len(strings))
         assert np.abs(counts[i] - counts[j]).sum() <= Indel.distance(strings[i], strings[j])
+
+
+def test_a_short_query_spells_names_run_together_or_joined_by_underscores() -> None:
+    assert spelled_names("Lie algebra") == ["liealgebra", "lie_algebra"]
+    assert spelled_names("prepartition") == []  # one word is the exact name's job
+    assert spelled_names("a b c d e") == [] and spelled_names("x^2 = 1") == []
+
+
+def test_types_are_found_by_their_own_name_without_the_namespace() -> None:
+    names = pa.chunked_array([[
+        "MeasureTheory.VectorMeasure", "MeasureTheory.VectorMeasure.restrict", "Finset.sum_comm",
+        "Group", "BoxIntegral.Prepartition", "Foo.Prepartition", "SSet.Λ",
+    ]])
+    types = TypeNames(names)
+    assert types.spelled("vector measure") == [0] and types.spelled("Vector Measure") == [0]
+    assert types.spelled("prepartition") == [4, 5]
+    assert types.spelled("sum comm") == []  # a lemma's name is not a type's
+    assert types.spelled("group") == []  # not namespaced: the exact name finds it
+    assert types.spelled("λ") == [6]
+    assert types.spelled("vector measure space of functions") == [] and types.spelled("") == []

@@ -131,7 +131,7 @@ def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_
     assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS]
     first, *rest = report["steps"]
     assert "versus" not in first and all("p_value" in row["versus"] for row in rest)
-    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "fields"
+    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "types"
     assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
     assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
     assert all(row["median_ms"] > 0 for row in report["steps"])
