@@ -93,6 +93,7 @@ def test_types_are_found_by_their_own_name_without_the_namespace() -> None:
     names = pa.chunked_array([[
         "MeasureTheory.VectorMeasure", "MeasureTheory.VectorMeasure.restrict", "Finset.sum_comm",
         "Group", "BoxIntegral.Prepartition", "Foo.Prepartition", "SSet.Λ",
+        "IsNoetherianRing", "MeasureTheory.IsSetSemiring", "isCompact_iff", "Island",
     ]])
     types = TypeNames(names)
     assert types.spelled("vector measure") == [0] and types.spelled("Vector Measure") == [0]
@@ -101,3 +102,5 @@ def test_types_are_found_by_their_own_name_without_the_namespace() -> None:
     assert types.spelled("group") == []  # not namespaced: the exact name finds it
     assert types.spelled("λ") == [6]
     assert types.spelled("vector measure space of functions") == [] and types.spelled("") == []
+    assert types.spelled("Noetherian ring") == [7] and types.spelled("set semiring") == [8]
+    assert types.spelled("compact iff") == [] and types.spelled("land") == []
