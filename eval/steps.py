@@ -31,11 +31,15 @@ from search.text.views import LEXICAL_PARTS
 #: Metrics each step reports (the primary one first).
 METRICS = (PRIMARY, "R@10", "MRR@10", "Hit@1")
 
-_BEFORE_TITLES = (
-    "signals=('dense','bm25','names','exact','substring','prefix','fuzzy')",
-    "exact_name.signals=('exact',)",
-)
-_BEFORE_TYPES = "signals=('dense','bm25','names','exact','substring','prefix','fuzzy','title','spelled')"
+
+def _without_signals(*dropped: str) -> str:
+    """The setting that fuses `default`'s signals but `dropped`."""
+    kept = [signal for signal in variants.get(variants.DEFAULT).signals if signal not in dropped]
+    return "signals=(" + ",".join(repr(signal) for signal in kept) + ")"
+
+
+_BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)")
+_BEFORE_TYPES = _without_signals("types")
 _BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fields"))
 
 

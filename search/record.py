@@ -227,7 +227,6 @@ class MetaColumns:
         return self.values[key], self.numbers[list(self.values).index(key)][self.codes]
 
 
-
 def _value_key(value: Any) -> tuple[type, Any]:
     """A metadata value as a dictionary key that tells apart what JSON tells apart (1, True,
     1.0 and "1" are distinct values): a scalar with its type, a list or object as its JSON."""

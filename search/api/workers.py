@@ -7,8 +7,9 @@ Loaded in the parent (`preload_app`), its pages are shared copy-on-write by ever
 second worker costs its own heap and query encoder, not a second index. The records, vectors
 and BM25+ postings are mapped from their files (search/record.py `read_records`,
 `config.INDEX_MMAP`, search/index/dense.py and lexical.py); faiss reads the graph's links into
-memory and the tables are Python objects, hence the sharing by fork for the rest. `gc.freeze()` before forking keeps the collector from writing to
-every object header of the shared heap in each worker.
+memory and the tables are Python objects, hence the sharing by fork for the rest.
+`gc.freeze()` before forking keeps the collector from writing to every object header of the
+shared heap in each worker.
 
 What is per worker: the query encoder (an onnxruntime session holds threads, which a fork
 does not carry over, so each worker opens its own, `after_fork`), SQLite connections (opened

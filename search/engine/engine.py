@@ -131,9 +131,9 @@ class Engine:
             if titled:
                 positions, scores = zip(*titled)
                 out["title"] = (np.asarray(positions, dtype=np.int64), np.asarray(scores, dtype=np.float32))
-            spelled = [p for n in spelled_names(parsed.text) for p in index.by_name.get(n, [])]
+            spelled = [n for n in spelled_names(parsed.text) if n in index.by_name]
             if spelled:
-                out["spelled"] = self._ranked(spelled, allowed, depth)
+                out["spelled"] = self._ranked_names(spelled, allowed, depth)
             types = self.type_names.spelled(parsed.text)
             if types:
                 out["types"] = self._ranked(types, allowed, depth)
@@ -172,9 +172,7 @@ class Engine:
 
     def _ranked(self, positions: list[int], allowed: np.ndarray | None, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """Records at `positions` (within `allowed`), shortest name first, then by PageRank."""
-        hits = np.asarray(
-            list(dict.fromkeys(p for p in positions if allowed is None or allowed[p])), dtype=np.int64
-        )
+        hits = np.asarray([p for p in positions if allowed is None or allowed[p]], dtype=np.int64)
         hits = hits[np.lexsort((-self.index.pagerank[hits], self._name_lengths[hits]))][:depth]
         return hits, 1.0 / (1.0 + np.arange(len(hits), dtype=np.float32))
 
