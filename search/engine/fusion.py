@@ -26,7 +26,7 @@ def rrf(ranking: Ranking, context: StageContext) -> dict[int, float]:
     for name in ranking.signals:
         if name not in context.signals:
             continue
-        weight = ranking.weight(name)
+        weight = ranking.weight(name, context.query.kind)
         for rank, position in enumerate(context.signals[name][0].tolist(), 1):
             fused[position] = fused.get(position, 0.0) + weight / (ranking.rrf_k + rank)
     return fused
@@ -46,10 +46,11 @@ def leanexplore(ranking: Ranking, context: StageContext) -> dict[int, float]:
     positions, sims = positions[keep], sims[keep]
     if len(positions) == 0:
         return {}
+    kind = context.query.kind
     total = (
-        ranking.weight("dense") * _minmax(sims.astype(np.float64))
-        + ranking.weight("bm25") * _minmax(context.bm25(positions).astype(np.float64))
-        + ranking.weight("pagerank") * _minmax(context.index.pagerank[positions].astype(np.float64))
+        ranking.weight("dense", kind) * _minmax(sims.astype(np.float64))
+        + ranking.weight("bm25", kind) * _minmax(context.bm25(positions).astype(np.float64))
+        + ranking.weight("pagerank", kind) * _minmax(context.index.pagerank[positions].astype(np.float64))
     )
     return {int(p): float(s) for p, s in zip(positions, total)}
 

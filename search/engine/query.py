@@ -1,8 +1,9 @@
-"""What a query is: a Lean name, a quoted name substring, or natural language.
+"""What a query is: a Lean name, a quoted name substring, or text, which is Lean code, LaTeX or
+natural language.
 
 Routing decides which signals lead: a name that exists is answered first; a quoted
-`"substring"` searches names only; everything else (prose, LaTeX, Lean notation) goes through
-every signal.
+`"substring"` searches names only; text goes through every signal, and a ranking may weigh
+the signals differently for each kind of text (`Ranking.styles`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from search.text.latex_text import latex_to_text
 _IDENT = re.compile(r"^[^\s\"'(),:]+$")
 #: A query holds LaTeX when it has math delimiters or a control word (`\mathbb`, `\le`).
 _LATEX = re.compile(r"\$|\\[A-Za-z]")
+#: A query holds Lean code when it has a Markdown code span, as Lean is quoted in prose...
+_CODE = re.compile(r"`[^`]+`")
+#: ... or, outside LaTeX, a binder, arrow or turnstile Lean writes as a symbol (`∀ a b : ℕ, ...`).
+_LEAN_SYMBOLS = re.compile(r"[∀∃→↔⊢⟶≫↦]|:=")
+
+#: What `parse_query` tells queries apart by, the text kinds last.
+KINDS = ("name", "substring", "lean", "latex", "natural")
 
 
 @dataclass(frozen=True)
 class ParsedQuery:
     text: str
-    kind: str  # "name", "substring" or "text"
+    kind: str  # one of KINDS
     substrings: tuple[str, ...] = ()
     plain: str = field(default="", compare=False)
 
@@ -42,11 +50,17 @@ def plain_text(text: str) -> str:
 
 
 def parse_query(text: str) -> ParsedQuery:
-    """Classify a query; a name-shaped query may still be text if no record bears the name."""
+    """Classify a query (`KINDS`); a name-shaped query goes through every signal as well, for
+    when no record bears the name. Text with a code span is Lean even when it also has LaTeX; other text is LaTeX
+    when it has some, else Lean when it has Lean's symbols, else natural language."""
     text = " ".join(text.split())
     quoted = re.findall(r'"([^"]+)"', text)
     if quoted and not re.sub(r'"[^"]+"|,', "", text).strip():
         return ParsedQuery(text, "substring", tuple(q.lower() for q in quoted))
     if _IDENT.match(text) and ("." in text or "_" in text or re.search(r"[a-z][A-Z]", text)):
         return ParsedQuery(text, "name")
-    return ParsedQuery(text, "text")
+    if _CODE.search(text):
+        return ParsedQuery(text, "lean")
+    if _LATEX.search(text):
+        return ParsedQuery(text, "latex")
+    return ParsedQuery(text, "lean" if _LEAN_SYMBOLS.search(text) else "natural")

@@ -18,6 +18,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from search.engine.query import KINDS
 from search.engine.stages import STAGES, Stage
 
 
@@ -42,6 +43,9 @@ class Ranking:
     signals: tuple[str, ...]
     #: Weight per signal (RRF) or per term (LeanExplore: dense, bm25, pagerank); 1.0 if absent.
     weights: Mapping[str, float] = field(default_factory=dict)
+    #: Per kind of query (`search.engine.query.KINDS`: "lean", "latex", ...), weights that
+    #: replace those of `weights` for the queries of that kind.
+    styles: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     #: RRF's constant k (ignored by the other fusions).
     rrf_k: int = 60
     #: LeanExplore's least dense similarity for a candidate (ignored by the other fusions).
@@ -64,6 +68,11 @@ class Ranking:
         object.__setattr__(self, "fusion", Fusion(self.fusion))
         object.__setattr__(self, "signals", tuple(self.signals))
         object.__setattr__(self, "weights", MappingProxyType(dict(self.weights)))
+        unknown = sorted(set(self.styles) - set(KINDS))
+        if unknown:
+            raise ValueError(f"no query is of kind {', '.join(map(repr, unknown))}; the kinds are {', '.join(KINDS)}")
+        object.__setattr__(self, "styles", MappingProxyType(
+            {kind: MappingProxyType(dict(weights)) for kind, weights in self.styles.items()}))
         object.__setattr__(self, "stages", tuple(self.stages))
         if not self.signals:
             raise ValueError("a ranking fuses at least one signal")
@@ -73,8 +82,10 @@ class Ranking:
         if len(set(names)) != len(names):
             raise ValueError(f"a ranking holds each stage once; got {names}")
 
-    def weight(self, signal: str) -> float:
-        return self.weights.get(signal, 1.0)
+    def weight(self, signal: str, kind: str = "") -> float:
+        """The weight of `signal` for a query of `kind` (its style's, else the ranking's)."""
+        style = self.styles.get(kind, {})
+        return style[signal] if signal in style else self.weights.get(signal, 1.0)
 
     def stage(self, name: str) -> Stage | None:
         return next((s for s in self.stages if s.name == name), None)
@@ -85,6 +96,7 @@ class Ranking:
         out["fusion"] = self.fusion.value
         out["signals"] = list(self.signals)
         out["weights"] = dict(self.weights)
+        out["styles"] = {kind: dict(weights) for kind, weights in self.styles.items()}
         out["stages"] = [{"name": s.name, **dataclasses.asdict(s)} for s in self.stages]
         return out
 
@@ -102,8 +114,9 @@ class Ranking:
 
     def with_settings(self, settings: Iterable[str]) -> "Ranking":
         """A copy with `NAME=VALUE` settings applied, VALUE a Python literal. NAME is a field
-        (`rrf_k`, `candidates`, `latex_as_text`, ...), `weights.SIGNAL`, or `STAGE.FIELD` for a
-        stage this ranking has (`dependents.weight`, `dependents.saturation`)."""
+        (`rrf_k`, `candidates`, `latex_as_text`, ...), `weights.SIGNAL`, `styles.KIND.SIGNAL` (a
+        signal's weight for the queries of one kind), or `STAGE.FIELD` for a stage this ranking
+        has (`dependents.weight`, `dependents.saturation`)."""
         ranking = self
         for setting in settings:
             ranking = ranking._with_setting(setting)
@@ -120,14 +133,18 @@ class Ranking:
             raise ValueError(f"setting {setting!r}: {text!r} is not a Python literal") from None
         if head == "weights" and tail:
             return dataclasses.replace(self, weights={**self.weights, tail: float(value)})
-        fields = {f.name for f in dataclasses.fields(self)} - {"stages", "weights", "description"}
+        kind, _, signal = tail.partition(".")
+        if head == "styles" and kind and signal:
+            style = {**self.styles.get(kind, {}), signal: float(value)}
+            return dataclasses.replace(self, styles={**self.styles, kind: style})
+        fields = {f.name for f in dataclasses.fields(self)} - {"stages", "weights", "styles", "description"}
         if head in fields and not tail:
             return dataclasses.replace(self, **{head: value})
         stage = self.stage(head)
         if stage is not None and tail in {f.name for f in dataclasses.fields(stage)}:
             changed = dataclasses.replace(stage, **{tail: value})
             return dataclasses.replace(self, stages=tuple(changed if s is stage else s for s in self.stages))
-        known = sorted(fields) + ["weights.SIGNAL"] + [
+        known = sorted(fields) + ["weights.SIGNAL", "styles.KIND.SIGNAL"] + [
             f"{s.name}.{f.name}" for s in self.stages for f in dataclasses.fields(s)
         ]
         raise ValueError(f"setting {setting!r}: this ranking has no {name!r}; it has {', '.join(known)}")

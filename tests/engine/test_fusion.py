@@ -41,18 +41,9 @@ def test_single_signal_keeps_its_scores() -> None:
     assert fusion.single(variants.get("bm25"), context()) == {1: 7.0, 4: 2.0}
 
 
-@pytest.mark.parametrize(
-    "text, kind",
-    [
-        ("Nat.succ_le_succ", "name"),
-        ("mul_comm", "name"),
-        ('"succ_le"', "substring"),
-        ('"succ", "le"', "substring"),
-        ("fundamental theorem of calculus", "text"),
-        (r"$\int_a^b f' = f(b) - f(a)$", "text"),
-        ("∀ a b : ℕ, a + b = b + a", "text"),
-        ("Group", "text"),
-    ],
-)
-def test_query_routing(text: str, kind: str) -> None:
-    assert parse_query(text).kind == kind
+def test_rrf_weighs_a_signal_by_the_query_kind() -> None:
+    ranking = Ranking(Fusion.RRF, ("dense", "bm25"), rrf_k=10, styles={"natural": {"dense": 0.5}})
+    natural = context()
+    lean = StageContext(parse_query("`x`"), natural.signals, natural.index, natural.bm25)
+    assert fusion.rrf(ranking, natural)[3] == pytest.approx(0.5 / 11)
+    assert fusion.rrf(ranking, lean)[3] == pytest.approx(1 / 11)

@@ -13,8 +13,15 @@ from search.engine.query import parse_query, plain_text
         ("isOpen", "name"),
         ('"succ_le"', "substring"),
         ('"succ", "le"', "substring"),
-        ("fundamental theorem of calculus", "text"),
-        ("$a + b = b + a$", "text"),
+        ("fundamental theorem of calculus", "natural"),
+        ("Group", "natural"),
+        ("$a + b = b + a$", "latex"),
+        (r"$\int_a^b f' = f(b) - f(a)$", "latex"),
+        ("∀ a b : ℕ, a + b = b + a", "lean"),
+        ("s ⊆ t → f '' s ⊆ f '' t", "lean"),
+        ("every `Algebra R A` is a `LieAlgebra R A`", "lean"),
+        ("`IsCoprime f f'` for $f$ separable", "lean"),
+        ("x ≤ y and y ≤ z", "natural"),
     ],
 )
 def test_routing(query: str, kind: str) -> None:

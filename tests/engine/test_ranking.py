@@ -26,7 +26,17 @@ def test_settings_change_a_copy_field_weight_and_stage() -> None:
     assert (default.rrf_k, default.weights["names"], default.stage("dependents").saturation) == (10, 0.3, 20_000)
 
 
-@pytest.mark.parametrize("setting", ["rrf_k", "rrf_k=", "rrf_k=ten", "nope=1", "pagerank.weigth=1", "stages=()"])
+def test_a_style_setting_weighs_one_kind_of_query() -> None:
+    changed = variants.get("default").with_settings(["styles.lean.dense=0.25", "styles.lean.bm25=2"])
+    assert (changed.weight("dense", "lean"), changed.weight("bm25", "lean")) == (0.25, 2.0)
+    assert changed.weight("dense", "natural") == changed.weight("dense") == 1.0
+    assert Ranking.from_dict(json.loads(json.dumps(changed.to_dict()))) == changed
+    with pytest.raises(ValueError, match="no query is of kind 'prose'"):
+        variants.get("default").with_settings(["styles.prose.dense=0.5"])
+
+
+@pytest.mark.parametrize("setting", ["rrf_k", "rrf_k=", "rrf_k=ten", "nope=1", "pagerank.weigth=1", "stages=()",
+                                     "styles.lean=1"])
 def test_bad_settings_are_refused_with_what_exists(setting: str) -> None:
     with pytest.raises(ValueError, match="setting"):
         variants.get("default").with_settings([setting])
