@@ -74,6 +74,8 @@ STEPS = (
     Step("types", "+ types found by their own name spelled in words (= `default`)"),
     Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="types"),
     Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="types"),
+    Step("lean-routing", "`default` with the dense signal at half weight for queries in Lean code",
+         ("styles.lean.dense=0.5",), versus="types"),
 )
 
 
