@@ -67,7 +67,8 @@ class Step:
 STEPS = (
     Step("start", "`default` before famous titles and informal text",
          _BEFORE_TITLES, _BEFORE_INFORMAL),
-    Step("titles", "+ famous titles and spelled-out names as signals, titles first", (_BEFORE_TYPES,), _BEFORE_INFORMAL),
+    Step("titles", "+ famous titles and spelled-out names as signals, titles first",
+         (_BEFORE_TYPES,), _BEFORE_INFORMAL),
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
          (_BEFORE_TYPES,), tuple(p for p in LEXICAL_PARTS if p != "fields")),
     Step("fields", "+ a structure's fields in BM25+", (_BEFORE_TYPES,)),

@@ -21,7 +21,7 @@ _IDENT = re.compile(r"^[^\s\"'(),:]+$")
 _LATEX = re.compile(r"\$|\\[A-Za-z]")
 #: A query holds Lean code when it has a Markdown code span, as Lean is quoted in prose...
 _CODE = re.compile(r"`[^`]+`")
-#: ... or, outside LaTeX, a binder, arrow or turnstile Lean writes as a symbol (`∀ a b : ℕ, ...`).
+#: ... or, outside LaTeX, a binder, arrow or turnstile Lean writes as a symbol (`∀ a, ...`).
 _LEAN_SYMBOLS = re.compile(r"[∀∃→↔⊢⟶≫↦]|:=")
 
 #: What `parse_query` tells queries apart by, the text kinds last.
@@ -51,8 +51,9 @@ def plain_text(text: str) -> str:
 
 def parse_query(text: str) -> ParsedQuery:
     """Classify a query (`KINDS`); a name-shaped query goes through every signal as well, for
-    when no record bears the name. Text with a code span is Lean even when it also has LaTeX; other text is LaTeX
-    when it has some, else Lean when it has Lean's symbols, else natural language."""
+    when no record bears the name. Text with a code span is Lean even when it also has LaTeX;
+    other text is LaTeX when it has some, else Lean when it has Lean's symbols, else natural
+    language."""
     text = " ".join(text.split())
     quoted = re.findall(r'"([^"]+)"', text)
     if quoted and not re.sub(r'"[^"]+"|,', "", text).strip():

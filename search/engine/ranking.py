@@ -70,7 +70,8 @@ class Ranking:
         object.__setattr__(self, "weights", MappingProxyType(dict(self.weights)))
         unknown = sorted(set(self.styles) - set(KINDS))
         if unknown:
-            raise ValueError(f"no query is of kind {', '.join(map(repr, unknown))}; the kinds are {', '.join(KINDS)}")
+            raise ValueError(
+                f"no query is of kind {', '.join(map(repr, unknown))}; the kinds are {', '.join(KINDS)}")
         object.__setattr__(self, "styles", MappingProxyType(
             {kind: MappingProxyType(dict(weights)) for kind, weights in self.styles.items()}))
         object.__setattr__(self, "stages", tuple(self.stages))
@@ -84,8 +85,7 @@ class Ranking:
 
     def weight(self, signal: str, kind: str = "") -> float:
         """The weight of `signal` for a query of `kind` (its style's, else the ranking's)."""
-        style = self.styles.get(kind, {})
-        return style[signal] if signal in style else self.weights.get(signal, 1.0)
+        return self.styles.get(kind, {}).get(signal, self.weights.get(signal, 1.0))
 
     def stage(self, name: str) -> Stage | None:
         return next((s for s in self.stages if s.name == name), None)
