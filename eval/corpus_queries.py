@@ -16,11 +16,11 @@ beside it; nothing is copied into the repository.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from search import config
+from search.corpus.crosslinks import link_half
 from search.engine.alignment import alignment_query
 
 from eval.querysets import LabelledQuery
@@ -58,11 +58,6 @@ def named_theorems(index: "Index", docs: Path | None = None) -> list[LabelledQue
     return queries
 
 
-def half(tag: str) -> str:
-    """`train` or `test`, fixed by the tag's SHA-1: the alignment pairs' split."""
-    return "test" if hashlib.sha1(tag.encode("utf-8")).digest()[0] % 2 else "train"
-
-
 def alignment_pairs(index: "Index", which: str = "test") -> list[tuple[str, str]]:
     """(Stacks id, Lean id) of every `@[stacks TAG]` link both of whose records the index
     holds, in one half of the split."""
@@ -70,7 +65,7 @@ def alignment_pairs(index: "Index", which: str = "test") -> list[tuple[str, str]
     for ids, tags in zip(index.records.column("id"), index.records.column("meta")):
         for tag in tags.get("stacks_tags", []) if isinstance(tags, dict) else []:
             stacks = f"stacks:{tag}"
-            if stacks in index.position and half(tag) == which:
+            if stacks in index.position and link_half(tag) == which:
                 pairs.append((stacks, ids))
     return pairs
 

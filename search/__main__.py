@@ -1,4 +1,4 @@
-"""Command line: `python -m search {build,query,records,parse-lean,parse-latex,publish,feedback}`, installed
+"""Command line: `python -m search {build,adapt,query,records,parse-lean,parse-latex,publish,feedback,...}`, installed
 as `theorem-search` by `pip install .` (pyproject.toml)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from search import config
 from search.engine import variants
 from search.feedback.export import FORMATS
+from search.index.adapt import AdaptOptions
 from search.index.build import PROFILES, BuildOptions
 from search.index.embed import BACKENDS
 
@@ -39,6 +40,26 @@ def _build(args: argparse.Namespace) -> int:
     for source, counts in manifest["counts"].items():
         print(f"  {source}: {sum(counts.values())} ({', '.join(f'{k} {v}' for k, v in counts.items())})")
     print("  timings (s): " + ", ".join(f"{k} {v}" for k, v in manifest["timings_seconds"].items()))
+    return 0
+
+
+def _adapt(args: argparse.Namespace) -> int:
+    from search.corpus.sources import load_records
+    from search.index.adapt import AdaptOptions, adapt_model
+
+    options = AdaptOptions(
+        base=args.base, pairs=args.pairs, epochs=args.epochs, batch_size=args.batch_size,
+        learning_rate=args.learning_rate, seed=args.seed, progress=not args.quiet,
+    )
+    try:
+        report = adapt_model(load_records(args.sources or config.DEFAULT_SOURCES).statements, Path(args.out), options)
+    except ValueError as error:
+        print(f"python -m search adapt: {error}", file=sys.stderr)
+        return 2
+    print(f"model written to {args.out}: {report['steps']} steps on "
+          f"{', '.join(f'{v} {k}' for k, v in report['pairs'].items())} pairs in {report['seconds']} s; "
+          f"loss {report['loss_first_tenth']} -> {report['loss_last_tenth']}")
+    print(f"build an index with it: python -m search build --model {args.out}")
     return 0
 
 
@@ -202,6 +223,20 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
                        "after a corpus or code change embeds only what changed)")
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=_build)
+
+    adapt = commands.add_parser(
+        "adapt", help="fine-tune the embedding model on pairs made from the corpora (search/index/adapt.py)"
+    )
+    adapt.add_argument("--out", required=True, help="directory of the adapted model (then: build --model DIR)")
+    adapt.add_argument("--sources", nargs="+", metavar="SOURCE", help="as for build (default: every shared corpus)")
+    adapt.add_argument("--base", default=AdaptOptions.base, help="the model to start from")
+    adapt.add_argument("--pairs", type=int, default=AdaptOptions.pairs, help="training pairs (one per record)")
+    adapt.add_argument("--epochs", type=int, default=AdaptOptions.epochs)
+    adapt.add_argument("--batch-size", type=int, default=AdaptOptions.batch_size)
+    adapt.add_argument("--learning-rate", type=float, default=AdaptOptions.learning_rate)
+    adapt.add_argument("--seed", type=int, default=AdaptOptions.seed)
+    adapt.add_argument("--quiet", action="store_true", help="no progress bar")
+    adapt.set_defaults(run=_adapt)
 
     records = commands.add_parser("records", help="the records of some corpora, without building an index")
     records.add_argument("--sources", nargs="+", metavar="SOURCE", help="as for build (default: every shared corpus)")

@@ -6,7 +6,16 @@ Mathlib marks a declaration that formalises a Stacks Project statement with
 
 from __future__ import annotations
 
+import hashlib
+
 from search.record import Statement
+
+
+def link_half(tag: str) -> str:
+    """`train` or `test`, fixed by the tag's SHA-1: the split of the `@[stacks]` links. What is
+    trained on links (`python -m search adapt`) reads the `train` half; the evaluation's
+    alignment query sets (eval/corpus_queries.py) hold the `test` half."""
+    return "test" if hashlib.sha1(tag.encode("utf-8")).digest()[0] % 2 else "train"
 
 
 def link_stacks(statements: list[Statement]) -> int:

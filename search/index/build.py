@@ -6,6 +6,7 @@ so an interrupted build never leaves a half-written index where a good one was.
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import time
@@ -18,11 +19,12 @@ import numpy as np
 
 from search import config
 from search.corpus.sources import load_records
+from search.index.adapt import REPORT_FILE
 from search.index.dense import DenseIndex, stored_vectors, text_keys
 from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
-from search.index.manifest import RECORDS, read_manifest, write_manifest
+from search.index.manifest import MODEL_DIR, RECORDS, read_manifest, write_manifest
 from search.index.meta import DIRECTORY as META, save_meta
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import Statement, read_records, write_records
@@ -164,6 +166,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
     with timed(options.timings, "dense"):
         dense, keys = embed_views(statements, options, known)
         dense.save(staging / "dense", keys)
+    model = carry_model(options.model, staging)
 
     manifest = write_manifest(
         staging,
@@ -172,6 +175,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
             "counts": corpus.counts(),
             "total": len(statements),
             "model": options.model,
+            **model,
             "embedding": {
                 "backend": options.backend,
                 "views": list(options.views),
@@ -189,6 +193,19 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         shutil.rmtree(out)
     staging.rename(out)
     return manifest
+
+
+def carry_model(model: str, staging: Path) -> dict[str, Any]:
+    """Copy a model given as a local directory (`python -m search adapt`'s output) into the
+    index, so that the index embeds queries with the model that embedded it wherever it is
+    opened; the manifest's fields that name it (`model_dir`, and how it was made)."""
+    source = Path(model)
+    if not source.is_dir():
+        return {}
+    shutil.copytree(source, staging / MODEL_DIR)
+    report = source / REPORT_FILE
+    made = {"adaptation": json.loads(report.read_text(encoding="utf-8"))} if report.is_file() else {}
+    return {"model_dir": MODEL_DIR, **made}
 
 
 @contextmanager

@@ -23,6 +23,8 @@ from tqdm.auto import tqdm
 from search import config
 
 BACKENDS = ("torch", "onnx-int8")
+#: The int8 export a model directory may carry (search/index/adapt.py writes it).
+INT8_FILE = "model-int8.onnx"
 
 
 def resolve_model(name_or_path: str) -> str:
@@ -137,18 +139,27 @@ def _onnx_session(path: Path, threads: int = 0):  # type: ignore[no-untyped-def]
 
 
 def _quantised_onnx(model_path: str) -> Path:
-    """Export the transformer to ONNX and quantise it to int8, once per model (cached)."""
-
+    """The model's int8 ONNX file: the one its directory carries (an adapted model, copied
+    into the index built with it), else an export made once per model and cached."""
+    carried = Path(model_path) / INT8_FILE
+    if carried.exists():
+        return carried
     key = hashlib.sha256(model_path.encode()).hexdigest()[:16]
     cache = Path(os.environ.get("THEOREM_SEARCH_CACHE", Path.home() / ".cache" / "theorem-search"))
     target = cache / f"{key}-int8.onnx"
-    if target.exists():
-        return target
+    if not target.exists():
+        export_int8(model_path, target)
+    return target
+
+
+def export_int8(model_path: str, target: Path) -> None:
+    """Export the sentence-transformers model's transformer to ONNX, quantised to int8
+    (dynamic, weights only), written to `target` (renamed into place when complete)."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from sentence_transformers import SentenceTransformer
 
-    cache.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
     st = SentenceTransformer(model_path, device="cpu")
     transformer = st[0].auto_model.eval()
 
@@ -164,7 +175,7 @@ def _quantised_onnx(model_path: str) -> Path:
 
     sample = st.tokenizer(["a b"], return_tensors="pt")
     inputs = ["input_ids", "attention_mask", "token_type_ids"]
-    full = cache / f"{key}.onnx"
+    full = target.with_name(target.name + ".full.onnx")
     torch.onnx.export(
         Encoder(),
         tuple(sample[n] for n in inputs),
@@ -175,8 +186,7 @@ def _quantised_onnx(model_path: str) -> Path:
         opset_version=17,
         dynamo=False,
     )
-    partial = cache / f"{key}-int8.partial.onnx"
+    partial = target.with_name(target.name + ".partial.onnx")
     quantize_dynamic(str(full), str(partial), weight_type=QuantType.QInt8)
     partial.replace(target)
     full.unlink()
-    return target

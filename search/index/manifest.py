@@ -23,6 +23,8 @@ FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 #: The records, one row per statement (search/record.py).
 RECORDS = "records.arrow"
+#: The folder of an index that carries its embedding model (search/index/build.py `carry_model`).
+MODEL_DIR = "model"
 
 
 class IndexLoadError(Exception):
@@ -70,7 +72,7 @@ def write_manifest(directory: Path, info: dict[str, Any]) -> dict[str, Any]:
 #: The files and folders an index is made of: every file under them must be in the manifest
 #: (other files, such as a Hugging Face repository's README, are not the index's business).
 INDEX_PARTS = frozenset({
-    RECORDS, "meta", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns",
+    RECORDS, "meta", "pagerank.npy", "dependents.npy", "dense", "bm25_main", "bm25_names", "patterns", MODEL_DIR,
 })
 
 

@@ -98,6 +98,15 @@ class Index:
             raise IndexLoadError(f"{directory}: its files disagree on the number of records")
         return index
 
+    @property
+    def model(self) -> str:
+        """The embedding model of the index: the directory it carries (`model_dir`), else the
+        name or path it was built with."""
+        carried = self.manifest.get("model_dir")
+        if carried and isinstance(self.directory, Path):
+            return str(self.directory / carried)
+        return str(self.manifest["model"])
+
     @cached_property
     def embedder(self) -> Embedder:
         """The model and backend the index was embedded with, for embedding queries."""
@@ -109,7 +118,7 @@ class Index:
         of several indexes loads it once; each worker of the multi-worker server loads its own
         after the fork (search/api/workers.py)."""
         settings = self.manifest["embedding"]
-        embedder = _shared_embedder(self.manifest["model"], settings["backend"], settings["max_length"], threads)
+        embedder = _shared_embedder(self.model, settings["backend"], settings["max_length"], threads)
         self.__dict__["embedder"] = embedder
         return embedder
 
