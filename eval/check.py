@@ -37,6 +37,13 @@ CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
 #: A condition's `output` when its command prints its JSON instead of writing a file.
 STDOUT = "stdout"
 README = config.REPO_DIR / "README.md"
+#: Placeholders a command may hold besides {out}, {index} and {shared}: each is given by the
+#: `check` option of its name ("METAVAR: what it stands for", with where the README says how
+#: to make one); a condition whose placeholder is not given reports that it needs it.
+PLACEHOLDERS = {
+    "postgres": "DSN: a PostgreSQL server holding the index (README, 'PostgreSQL backend')",
+    "adapted": "INDEX: an index built with the adapted model (README, 'Domain adaptation')",
+}
 
 
 # --- Reading values out of a command's JSON ------------------------------------------------------
@@ -180,13 +187,17 @@ class Condition:
             for column in self.columns:
                 yield f"{row.key}.{column.title}", row, column, column.path.format(row=row.key)
 
-    def command_line(self, row: Row, out: Path, index: Path, postgres: str = "") -> list[str]:
-        """The row's command; `{postgres}` is the address of a PostgreSQL server holding the
-        index (`--postgres`), which only the PostgreSQL backend's conditions need."""
+    def command_line(self, row: Row, out: Path, index: Path, given: Mapping[str, str] | None = None) -> list[str]:
+        """The row's command; a placeholder of `PLACEHOLDERS` takes its value from `given`
+        and is left as it is when not given."""
         fields = {"out": str(out), "index": str(index), "shared": str(config.SHARED_DIR),
-                  "postgres": postgres or "{postgres}"}
+                  **{name: (given or {}).get(name) or "{" + name + "}" for name in PLACEHOLDERS}}
         parts = shlex.split(self.command.replace("{args}", row.args))
         return [part.format(**fields) for part in parts]
+
+    def needs(self) -> list[str]:
+        """The placeholders of `PLACEHOLDERS` its command holds."""
+        return [name for name in PLACEHOLDERS if "{" + name + "}" in self.command]
 
     def shown_command(self) -> str:
         return self.command.replace(" {args}", " ...") if "{args}" in self.command else self.command
@@ -204,6 +215,8 @@ def load_conditions(path: Path = CONDITIONS) -> list[Condition]:
     conditions = []
     for entry in data:
         columns = [Column(title, **spec) for title, spec in entry.pop("columns").items()]
+        # A condition not yet measured has an empty `expected:` (`--accept` fills it).
+        entry["expected"] = entry.get("expected") or {}
         conditions.append(Condition(columns=columns, rows=_rows(entry.pop("rows")), **entry))
     names = [c.name for c in conditions]
     if len(set(names)) != len(names):
@@ -246,17 +259,17 @@ class Runner:
 
     out: Path
     index: Path
-    postgres: str = ""
+    given: dict[str, str] = field(default_factory=dict)
     done: dict[tuple[str, ...], tuple[Any, float, str]] = field(default_factory=dict)
 
     def data(self, condition: Condition, row: Row) -> tuple[Any, float, str]:
         """(decoded output, seconds, error) of the row's command line."""
         folder = self.out / condition.name / (row.key if "{args}" in condition.command else "")
-        command = condition.command_line(row, folder, self.index, self.postgres)
-        key = tuple(condition.command_line(row, Path("{out}"), self.index, self.postgres)) + (condition.output,)
-        if "{postgres}" in command:
-            return None, 0.0, ("needs --postgres DSN: a PostgreSQL server holding the index "
-                               "(README, 'PostgreSQL backend')")
+        command = condition.command_line(row, folder, self.index, self.given)
+        key = tuple(condition.command_line(row, Path("{out}"), self.index, self.given)) + (condition.output,)
+        missing = [name for name in condition.needs() if not self.given.get(name)]
+        if missing:
+            return None, 0.0, "; ".join(f"needs --{name} {PLACEHOLDERS[name]}" for name in missing)
         if key not in self.done:
             folder.mkdir(parents=True, exist_ok=True)
             print(f"  $ {shlex.join(command)}", flush=True)
@@ -304,9 +317,10 @@ def table(condition: Condition, values: Mapping[str, Any]) -> str:
             cells.append(FORMATS[column.format](values[key]) if key in values else "–")
         lines.append("| " + " | ".join(cells) + " |")
     per_row = " (each row with its own arguments, listed by `python -m eval check --dry-run`)" if "{args}" in condition.command else ""
+    options = "".join(f" --{name} {PLACEHOLDERS[name].split(':')[0]}" for name in condition.needs())
     return "\n".join(lines) + (f"\n\nMeasured by `{condition.shown_command()}`{per_row}; "
                                f"rerun and compared by `python -m eval check --only {condition.name}"
-                               f"{' --postgres DSN' if '{postgres}' in condition.command else ''}`.")
+                               f"{options}`.")
 
 
 def _marker(name: str) -> tuple[str, str]:
@@ -365,7 +379,8 @@ def _check(args: argparse.Namespace) -> int:
     failed = False
     outcomes = []
     text = readme.read_text(encoding="utf-8")
-    runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index), args.postgres)
+    given = {name: getattr(args, name) for name in PLACEHOLDERS}
+    runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index), given)
     for condition in conditions:
         print(f"{condition.name}: {condition.reports}", flush=True)
         outcome = runner.run(condition)
@@ -398,8 +413,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--dry-run", action="store_true", help="list the conditions and their commands; run nothing")
     check.add_argument("--accept", action="store_true", help="store the values measured as the expected ones")
     check.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="the index {index} stands for")
-    check.add_argument("--postgres", default="", metavar="DSN",
-                       help="the PostgreSQL server {postgres} stands for (python -m search postgres-local DIR prints one)")
+    for name, what in PLACEHOLDERS.items():
+        metavar, meaning = what.split(": ", 1)
+        check.add_argument(f"--{name}", default="", metavar=metavar, help=f"{{{name}}} in a command: {meaning}")
     check.add_argument("--out", help="keep each command's output under OUT/NAME (default: a temporary directory)")
     check.add_argument("--conditions", default=str(CONDITIONS), help="the conditions file")
     check.add_argument("--readme", default=str(README), help="the file whose marked tables are rewritten")

@@ -7,6 +7,10 @@ bootstrap interval, the median milliseconds of a query through `Engine.search`, 
 permutation test against the step before (or the one it names), and the
 `python -m eval retrieval` command that measures that step alone.
 
+A step may run on another index (`Step.index`): `adapted` is one built with the embedding
+model that `python -m search adapt` trained (`--adapted INDEX`); its steps are left out when
+no such index is given.
+
 A new step is one entry in STEPS.
 """
 
@@ -15,9 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -27,6 +32,9 @@ from eval.stats import OVERALL, PRIMARY, Estimate, paired_test
 from search import config
 from search.engine import variants
 from search.text.views import LEXICAL_PARTS
+
+if TYPE_CHECKING:
+    from search.index.store import Index
 
 #: Metrics each step reports (the primary one first).
 METRICS = (PRIMARY, "R@10", "MRR@10", "Hit@1")
@@ -41,6 +49,9 @@ def _without_signals(*dropped: str) -> str:
 _BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)")
 _BEFORE_TYPES = _without_signals("types")
 _BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fields"))
+_DENSE_ONLY = "signals=('dense',)"
+#: The index built with the adapted embedding model (search/index/adapt.py).
+ADAPTED = "adapted"
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,8 @@ class Step:
     settings: tuple[str, ...] = ()
     lexical: tuple[str, ...] = ()
     versus: str | None = None
+    #: The index it runs on: "" for `--index`, ADAPTED for `--adapted`.
+    index: str = ""
 
     def arguments(self) -> list[str]:
         """The `python -m eval retrieval` arguments that measure this step alone."""
@@ -77,6 +90,10 @@ STEPS = (
     Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="types"),
     Step("lean-routing", "`default` with the dense signal at half weight for queries in Lean code",
          ("styles.lean.dense=0.5",), versus="types"),
+    Step("dense", "`default` fusing the dense signal only, MiniLM as shipped", (_DENSE_ONLY,), versus="types"),
+    Step("adapted-dense", "`default` fusing the dense signal only, MiniLM adapted on pairs from the corpus",
+         (_DENSE_ONLY,), versus="dense", index=ADAPTED),
+    Step("adapted", "`default` over the index embedded with the adapted MiniLM", versus="types", index=ADAPTED),
 )
 
 
@@ -84,33 +101,39 @@ def _estimate(estimate: Estimate) -> dict[str, float]:
     return {"mean": estimate.mean, "low": estimate.low, "high": estimate.high}
 
 
-def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence[Step] = STEPS) -> dict:
-    """Every step's figures, intervals and paired test against the step before (or its `versus`)."""
+def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence[Step] = STEPS,
+              adapted: Path | None = None) -> dict:
+    """Every step's figures, intervals and paired test against the step before (or its `versus`);
+    the steps on the ADAPTED index only when `adapted` is given."""
     from search.engine.engine import Engine
     from search.index.build import lexical_documents
     from search.index.lexical import LexicalIndex
     from search.index.store import Index
 
     index = Index.load(index_dir)
+    directories = {"": index_dir, **({ADAPTED: adapted} if adapted else {})}
+    indexes = {"": index, **({ADAPTED: _same_records(Index.load(adapted), index)} if adapted else {})}
     built = index.lexical
     records = list(index.records)
     lexical_by_parts = {LEXICAL_PARTS: built}
     rows: list[dict] = []
     runs = {}
     for step in steps:
+        if step.index not in indexes:
+            continue
         parts = step.lexical or LEXICAL_PARTS
         if parts not in lexical_by_parts:
             lexical_by_parts[parts] = LexicalIndex.build(lexical_documents(records, parts))
         index.lexical = lexical_by_parts[parts]
         ranking = variants.get(variants.DEFAULT).with_settings(step.settings)
-        run = run_retrieval(Engine(index), queries, {step.key: ranking})
+        run = run_retrieval(Engine(indexes[step.index]), queries, {step.key: ranking})
         result = run.variants[step.key]
         summary = result.summary[OVERALL]
         row = {
             "key": step.key,
             "label": step.label,
             "command": "python -m eval retrieval " + shlex.join(
-                ["--index", str(index_dir)] + step.arguments()),
+                ["--index", str(directories[step.index])] + step.arguments()),
             "metrics": {m: _estimate(summary[m]) for m in METRICS},
             "median_ms": float(np.median(result.seconds) * 1000),
         }
@@ -122,14 +145,28 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
         rows.append(row)
         runs[step.key] = result
     index.lexical = built
-    return {"index": str(index_dir), "queries": len(queries), "metric": PRIMARY, "steps": rows}
+    return {"index": str(index_dir), "adapted": str(adapted) if adapted else None, "queries": len(queries),
+            "metric": PRIMARY, "steps": rows}
+
+
+def _same_records(other: "Index", index: "Index") -> "Index":
+    """`other`, checked to hold the records of `index` in the same order (an index that differs
+    only by its embedding model), so that the two are compared query by query."""
+    if other.records.column("id") != index.records.column("id"):
+        raise ValueError(f"{other.directory} holds other records than {index.directory}: build both from the same "
+                         "corpora and code, with only --model changed")
+    return other
 
 
 def _steps(args: argparse.Namespace) -> int:
     from eval.querysets import load_queries
 
     queries = load_queries(Path(args.queries))
-    report = run_steps(Path(args.index), queries)
+    try:
+        report = run_steps(Path(args.index), queries, adapted=Path(args.adapted) if args.adapted else None)
+    except ValueError as error:
+        print(f"python -m eval steps: {error}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "steps.json"
@@ -152,5 +189,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     steps.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
     steps.add_argument("--queries", default=str(config.QUERIES_DIR / "mathlibqr_dev.json"))
+    steps.add_argument("--adapted", metavar="INDEX",
+                       help="an index built with `python -m search build --model DIR`, DIR being the output of "
+                       "`python -m search adapt`: adds the steps over it")
     steps.add_argument("--out", required=True, help="directory of steps.json")
     steps.set_defaults(run=_steps)

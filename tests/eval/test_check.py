@@ -53,7 +53,7 @@ def test_a_condition_on_postgresql_says_it_needs_a_server(tmp_path: Path) -> Non
     outcome = Runner(tmp_path, tmp_path).run(condition)
     assert outcome.values == {} and outcome.errors == [
         "needs --postgres DSN: a PostgreSQL server holding the index (README, 'PostgreSQL backend')"]
-    assert condition.command_line(condition.rows[0], tmp_path, tmp_path, "postgresql://h/db")[5] == "postgresql://h/db"
+    assert condition.command_line(condition.rows[0], tmp_path, tmp_path, {"postgres": "postgresql://h/db"})[5] == "postgresql://h/db"
 
 
 def test_build_times_read_as_minutes_and_seconds() -> None:
