@@ -38,11 +38,11 @@ CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
 STDOUT = "stdout"
 README = config.REPO_DIR / "README.md"
 #: Placeholders a command may hold besides {out}, {index} and {shared}: each is given by the
-#: `check` option of its name ("METAVAR: what it stands for", with where the README says how
+#: `check` option of its name, as (metavar, what it stands for and where the README says how
 #: to make one); a condition whose placeholder is not given reports that it needs it.
 PLACEHOLDERS = {
-    "postgres": "DSN: a PostgreSQL server holding the index (README, 'PostgreSQL backend')",
-    "adapted": "INDEX: an index built with the adapted model (README, 'Domain adaptation')",
+    "postgres": ("DSN", "a PostgreSQL server holding the index (README, 'PostgreSQL backend')"),
+    "adapted": ("INDEX", "an index built with the adapted model (README, 'Domain adaptation')"),
 }
 
 
@@ -269,7 +269,7 @@ class Runner:
         key = tuple(condition.command_line(row, Path("{out}"), self.index, self.given)) + (condition.output,)
         missing = [name for name in condition.needs() if not self.given.get(name)]
         if missing:
-            return None, 0.0, "; ".join(f"needs --{name} {PLACEHOLDERS[name]}" for name in missing)
+            return None, 0.0, "; ".join(f"needs --{name} {': '.join(PLACEHOLDERS[name])}" for name in missing)
         if key not in self.done:
             folder.mkdir(parents=True, exist_ok=True)
             print(f"  $ {shlex.join(command)}", flush=True)
@@ -317,7 +317,7 @@ def table(condition: Condition, values: Mapping[str, Any]) -> str:
             cells.append(FORMATS[column.format](values[key]) if key in values else "–")
         lines.append("| " + " | ".join(cells) + " |")
     per_row = " (each row with its own arguments, listed by `python -m eval check --dry-run`)" if "{args}" in condition.command else ""
-    options = "".join(f" --{name} {PLACEHOLDERS[name].split(':')[0]}" for name in condition.needs())
+    options = "".join(f" --{name} {PLACEHOLDERS[name][0]}" for name in condition.needs())
     return "\n".join(lines) + (f"\n\nMeasured by `{condition.shown_command()}`{per_row}; "
                                f"rerun and compared by `python -m eval check --only {condition.name}"
                                f"{options}`.")
@@ -413,8 +413,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--dry-run", action="store_true", help="list the conditions and their commands; run nothing")
     check.add_argument("--accept", action="store_true", help="store the values measured as the expected ones")
     check.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR), help="the index {index} stands for")
-    for name, what in PLACEHOLDERS.items():
-        metavar, meaning = what.split(": ", 1)
+    for name, (metavar, meaning) in PLACEHOLDERS.items():
         check.add_argument(f"--{name}", default="", metavar=metavar, help=f"{{{name}}} in a command: {meaning}")
     check.add_argument("--out", help="keep each command's output under OUT/NAME (default: a temporary directory)")
     check.add_argument("--conditions", default=str(CONDITIONS), help="the conditions file")

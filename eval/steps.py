@@ -111,7 +111,7 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
     from search.index.store import Index
 
     index = Index.load(index_dir)
-    directories = {"": index_dir, **({ADAPTED: adapted} if adapted else {})}
+    directories = {"": index_dir, ADAPTED: adapted}
     indexes = {"": index, **({ADAPTED: _same_records(Index.load(adapted), index)} if adapted else {})}
     built = index.lexical
     records = list(index.records)

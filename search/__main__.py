@@ -45,7 +45,7 @@ def _build(args: argparse.Namespace) -> int:
 
 def _adapt(args: argparse.Namespace) -> int:
     from search.corpus.sources import load_records
-    from search.index.adapt import AdaptOptions, adapt_model
+    from search.index.adapt import adapt_model
 
     options = AdaptOptions(
         base=args.base, pairs=args.pairs, epochs=args.epochs, batch_size=args.batch_size,

@@ -40,6 +40,8 @@ from search.text.views import first_sentences, text_view
 #: The file of an adapted model's directory that says how it was made.
 REPORT_FILE = "adaptation.json"
 ORIGINS = ("doc", "informal", "title", "stacks")
+#: Origins whose pairs are few and the most like a person's query: all are kept.
+RARE = ("title", "stacks")
 
 #: A description that opens with the declaration's own name ("Foo.bar: ..."): the name is
 #: cut, or the pair would teach matching names, which the names signal already does.
@@ -90,9 +92,8 @@ def training_pairs(statements: Sequence[Statement], options: AdaptOptions) -> li
         if pair is not None and pair.passage not in seen:
             seen.add(pair.passage)
             candidates.append(pair)
-    # Titles and Stacks statements are few and the most like a person's query: all are kept.
-    rare = [p for p in candidates if p.origin in ("title", "stacks")]
-    common = [p for p in candidates if p.origin not in ("title", "stacks")]
+    rare = [p for p in candidates if p.origin in RARE]
+    common = [p for p in candidates if p.origin not in RARE]
     wanted = max(options.pairs - len(rare), 0)
     chosen = rare + (common if len(common) <= wanted else random.Random(options.seed).sample(common, wanted))
     options.counts = {origin: sum(p.origin == origin for p in chosen) for origin in ORIGINS}
