@@ -106,6 +106,19 @@ MCP_ALLOWED_HOSTS = tuple(
 )
 
 LEAN_SOURCES = ("mathlib", "batteries", "physlean")
+#: The shared Lean source trees the default build reads (`src/<source>.tar.gz`, `git archive`s
+#: at the commits ../shared/corpora/lean/README.md gives); the JSON lines beside them are the
+#: same declarations as another tool extracted them, read with `NAME=PATH` (format `lean-jsonl`).
+LEAN_SOURCE_DIR = LEAN_CORPUS_DIR / "src"
+#: The library folders of each shared Lean project: a repository's tests, scripts and
+#: archives (mathlib4's `MathlibTest/`, `Archive/`, `Counterexamples/`) are not the library.
+LEAN_LIBRARIES = {"mathlib": ("Mathlib",), "batteries": ("Batteries",), "physlean": ("PhysLean",)}
+#: Upstream repositories of the shared Lean projects, for links to a declaration's source.
+LEAN_UPSTREAMS = {
+    "mathlib": "leanprover-community/mathlib4",
+    "batteries": "leanprover-community/batteries",
+    "physlean": "HEPLean/PhysLean",
+}
 #: Licences of the shared Lean corpora, as ../shared/corpora/lean/README.md states them (the
 #: LaTeX corpora state theirs in ../shared/corpora/latex/manifest.json).
 LEAN_LICENCES = {"mathlib": "Apache-2.0", "batteries": "Apache-2.0", "physlean": "Apache-2.0"}

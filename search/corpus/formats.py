@@ -7,7 +7,8 @@ source's format in the index manifest. A new format is one class with `@corpus_f
 
 | format | what |
 | --- | --- |
-| `lean-jsonl` | Lean declarations as JSON lines (`.jsonl[.gz]`): the shared corpora or `parse-lean` output |
+| `lean-source` | a Lean project's sources: a folder or `.tar.gz` of `.lean` files (a Lake project, Mathlib) |
+| `lean-jsonl` | Lean declarations as JSON lines (`.jsonl[.gz]`): `parse-lean` output, or the shared JSON lines |
 | `statements-jsonl` | `Statement` records as JSON lines: `parse-latex` output, or any tool's |
 | `latex` | a folder or `.tar.gz` of `.tex` files (theorem-like environments) |
 | `theoremsearch` | the TheoremSearch dataset: a Hugging Face name or a folder of its Parquet files |
@@ -76,6 +77,87 @@ def _first_row(path: Path) -> dict[str, Any] | None:
     return row if isinstance(row, dict) else None
 
 
+def _stem(path: Path) -> str:
+    """`mathlib.jsonl.gz` -> `mathlib`."""
+    return path.name.split(".")[0]
+
+
+def _lean_companion(path: Path, suffix: str) -> Path | None:
+    """A file or folder beside a Lean corpus sharing its stem (`mathlib_docs/`,
+    `mathlib_modules.jsonl.gz`), or in the shared Lean folder for a shared source tree (which
+    keeps the trees in `src/` and their companions one level up)."""
+    name = _stem(path) + suffix
+    folders = [path.parent]
+    if path.parent.resolve() == config.LEAN_SOURCE_DIR.resolve():
+        folders.append(config.LEAN_CORPUS_DIR)
+    return next((folder / name for folder in folders if (folder / name).exists()), None)
+
+
+def _lean_records(rows: Any, source: "Source", module_docs: dict, famous: dict) -> list[Statement]:
+    """Records of Lean rows with the authors' own text: famous names as aliases, module docs and
+    inherited docstrings as informal text (`search.corpus.lean.informal`)."""
+    from search.corpus.lean import attach_aliases, attach_informal, lean_statements
+
+    statements = lean_statements(rows, source.name)
+    attach_aliases(statements, famous, source.name)
+    counts = attach_informal(statements, module_docs)
+    log.info("%s: informal text for %d records (%s)", source.name, sum(counts.values()),
+             ", ".join(f"{place} {n}" for place, n in counts.items()))
+    return statements
+
+
+def _lean_licence(source: "Source", row: dict[str, Any]) -> str:
+    """A row's own `licence` field, else the licence `../shared/corpora/lean/README.md` gives for
+    a shared corpus (config.LEAN_LICENCES), else unknown."""
+    if row.get("licence"):
+        return str(row["licence"])
+    folder = source.path.parent.resolve()
+    shared = folder in (config.LEAN_CORPUS_DIR.resolve(), config.LEAN_SOURCE_DIR.resolve())
+    return config.LEAN_LICENCES.get(source.name, "") if shared else ""
+
+
+@corpus_format
+class LeanSource:
+    """A Lean project's sources, read by the project's own parser (`search.corpus.lean.tree`):
+    every declaration as written, the declarations its attributes generate, its `alias`es and
+    its module docs; Mathlib's tree and a user's Lake project alike (`lean_project` finds the
+    root of a folder or an archive). A shared source reads only its library's folders
+    (config.LEAN_LIBRARIES); Mathlib's lists of named theorems come from the project's
+    `docs/*.yaml`, else from `<stem>_docs/` beside it."""
+
+    name: ClassVar[str] = "lean-source"
+    description: ClassVar[str] = "a Lean project's sources (a folder or .tar.gz of .lean files)"
+
+    def recognises(self, path: Path) -> bool:
+        from search.corpus.lean.project import holds
+
+        return holds(path, ".lean")
+
+    def load(self, source: "Source") -> list[Statement]:
+        from search.corpus.lean.aliases import famous_names, load_mathlib_aliases
+        from search.corpus.lean.module_docs import parse_module_docs
+        from search.corpus.lean.project import open_lean_project
+        from search.corpus.lean.tree import parse_lean_project
+
+        project = open_lean_project(source.path)
+        upstream = config.LEAN_UPSTREAMS.get(source.name)
+        url_base = f"https://github.com/{upstream}/blob/{project.commit}/" if upstream and project.commit else ""
+        tree = parse_lean_project(project, source.name, url_base, config.LEAN_LIBRARIES.get(source.name, ()))
+        lists = project.docs_lists()
+        docs = None if lists else _lean_companion(source.path, "_docs")
+        famous = famous_names(lists) if lists else load_mathlib_aliases(docs) if docs else {}
+        module_docs = {module: parse_module_docs(texts) for module, texts in tree.module_docs.items()}
+        return _lean_records(tree.records, source, module_docs, famous)
+
+    def commit(self, source: "Source") -> str:
+        from search.corpus.lean.project import archive_commit
+
+        return archive_commit(source.path) if source.path.is_file() else ""
+
+    def licence(self, source: "Source") -> str:
+        return _lean_licence(source, {})
+
+
 @corpus_format
 class LeanJsonl:
     """Lean declarations, one a line, with the fields of `../shared/corpora/lean/README.md`.
@@ -86,42 +168,26 @@ class LeanJsonl:
     """
 
     name: ClassVar[str] = "lean-jsonl"
-    description: ClassVar[str] = "Lean declarations as JSON lines (the shared corpora, parse-lean output)"
+    description: ClassVar[str] = "Lean declarations as JSON lines (parse-lean output, the shared JSON lines)"
 
     def recognises(self, path: Path) -> bool:
         row = _first_row(path)
         return row is not None and {"kind", "signature"} <= row.keys()
 
     def load(self, source: "Source") -> list[Statement]:
-        from search.corpus.lean import attach_aliases, attach_informal, load_lean_corpus, load_mathlib_aliases
+        from search.corpus.lean import load_mathlib_aliases, read_jsonl
         from search.corpus.lean.module_docs import read_module_docs
 
-        statements = load_lean_corpus(source.path, source.name)
-        docs = source.path.with_name(_stem(source.path) + "_docs")
-        if docs.is_dir():
-            attach_aliases(statements, load_mathlib_aliases(docs), source.name)
-        modules = source.path.with_name(_stem(source.path) + "_modules.jsonl.gz")
-        counts = attach_informal(statements, read_module_docs(modules) if modules.is_file() else {})
-        log.info("%s: informal text for %d records (%s)", source.name, sum(counts.values()),
-                 ", ".join(f"{place} {n}" for place, n in counts.items()))
-        return statements
+        docs = _lean_companion(source.path, "_docs")
+        modules = _lean_companion(source.path, "_modules.jsonl.gz")
+        return _lean_records(read_jsonl(source.path), source, read_module_docs(modules) if modules else {},
+                             load_mathlib_aliases(docs) if docs else {})
 
     def commit(self, source: "Source") -> str:
         return str((_first_row(source.path) or {}).get("commit") or "")
 
     def licence(self, source: "Source") -> str:
-        """A row's own `licence` field, else the licence `../shared/corpora/lean/README.md`
-        gives for the shared corpora (config.LEAN_LICENCES), else unknown."""
-        row = _first_row(source.path) or {}
-        if row.get("licence"):
-            return str(row["licence"])
-        shared = source.path.parent.resolve() == config.LEAN_CORPUS_DIR.resolve()
-        return config.LEAN_LICENCES.get(source.name, "") if shared else ""
-
-
-def _stem(path: Path) -> str:
-    """`mathlib.jsonl.gz` -> `mathlib`."""
-    return path.name.split(".")[0]
+        return _lean_licence(source, _first_row(source.path) or {})
 
 
 @corpus_format
@@ -181,9 +247,9 @@ class Latex:
     description: ClassVar[str] = "a folder or .tar.gz of .tex files"
 
     def recognises(self, path: Path) -> bool:
-        if path.is_dir():
-            return any(path.rglob("*.tex"))
-        return path.is_file() and path.name.endswith((".tar.gz", ".tgz", ".tar"))
+        from search.corpus.lean.project import holds
+
+        return holds(path, ".tex")
 
     def load(self, source: "Source") -> list[Statement]:
         from search.corpus.latex import parse_latex

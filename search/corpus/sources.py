@@ -48,7 +48,7 @@ class Source:
 
 
 def resolve_source(spec: str) -> Source:
-    """`mathlib` -> the shared Mathlib file; `mine=./decls.jsonl` -> a user's corpus in the
+    """`mathlib` -> the shared Mathlib source tree; `mine=./MyProject` -> a user's corpus in the
     format its content shows; `mine:latex=./notes` -> a user's corpus in a named format."""
     if spec == ARXIV or spec.startswith(ARXIV + "="):
         return Source(ARXIV, Path(spec.partition("=")[2] or DATASET), "theoremsearch")
@@ -67,7 +67,7 @@ def resolve_source(spec: str) -> Source:
             raise FileNotFoundError(f"source {name!r}: {path} does not exist")
         return Source(name, path, _recognised(name, path))
     if spec in config.LEAN_SOURCES:
-        return Source(spec, config.LEAN_CORPUS_DIR / f"{spec}.jsonl.gz", "lean-jsonl")
+        return Source(spec, config.LEAN_SOURCE_DIR / f"{spec}.tar.gz", "lean-source")
     if spec in config.LATEX_SOURCES:
         return Source(spec, config.LATEX_CORPUS_DIR / f"{spec}.tar.gz", "latex")
     known = ", ".join(config.DEFAULT_SOURCES)

@@ -13,8 +13,8 @@ from search.index.store import Index
 
 
 def test_shared_names_user_paths_and_theoremsearch(fixtures_dir: Path) -> None:
-    assert resolve_source("mathlib").path == config.LEAN_CORPUS_DIR / "mathlib.jsonl.gz"
-    assert resolve_source("mathlib").format == "lean-jsonl"
+    assert resolve_source("mathlib").path == config.LEAN_SOURCE_DIR / "mathlib.tar.gz"
+    assert resolve_source("mathlib").format == "lean-source"
     assert resolve_source("stacks").format == "latex"
     mine = resolve_source(f"mine={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}")
     assert (mine.name, mine.format) == ("mine", "lean-jsonl")
@@ -22,7 +22,8 @@ def test_shared_names_user_paths_and_theoremsearch(fixtures_dir: Path) -> None:
     assert resolve_source("named:latex=./anything").format == "latex"
     arxiv = resolve_source("arxiv")
     assert (arxiv.format, str(arxiv.path)) == ("theoremsearch", "uw-math-ai/theorem-search-dataset")
-    assert set(FORMATS) == {"lean-jsonl", "statements-jsonl", "latex", "theoremsearch"}
+    assert resolve_source(f"proj={fixtures_dir / 'lean'}").format == "lean-source"
+    assert set(FORMATS) == {"lean-source", "lean-jsonl", "statements-jsonl", "latex", "theoremsearch"}
 
 
 def test_unknown_source_format_and_missing_path_say_so(tmp_path: Path) -> None:
@@ -30,7 +31,7 @@ def test_unknown_source_format_and_missing_path_say_so(tmp_path: Path) -> None:
         resolve_source("mathlibb")
     with pytest.raises(FileNotFoundError, match="does not exist"):
         resolve_source(f"x={tmp_path / 'none.jsonl'}").load()
-    with pytest.raises(ValueError, match="unknown format 'lean'; formats: lean-jsonl"):
+    with pytest.raises(ValueError, match="unknown format 'lean'; formats: lean-source, lean-jsonl"):
         resolve_source(f"x:lean={tmp_path}")
     odd = tmp_path / "odd.jsonl"
     odd.write_text(json.dumps({"title": "no statement"}) + "\n")

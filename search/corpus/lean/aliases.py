@@ -8,7 +8,7 @@ titles make the declarations findable by them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 
@@ -16,6 +16,11 @@ from search.record import Statement
 
 
 def load_mathlib_aliases(docs_dir: Path) -> dict[str, list[str]]:
+    """`famous_names` of the `*.yaml` files of a folder (`mathlib_docs/`, Mathlib's `docs/`)."""
+    return famous_names(path.read_text(encoding="utf-8") for path in sorted(docs_dir.glob("*.yaml")))
+
+
+def famous_names(texts: Iterable[str]) -> dict[str, list[str]]:
     """Famous names from Mathlib's `docs/*.yaml` lists: declaration name -> titles.
 
     `100.yaml`/`1000.yaml` map an entry to `title` and `decl`/`decls`; `overview.yaml` and
@@ -30,8 +35,8 @@ def load_mathlib_aliases(docs_dir: Path) -> dict[str, list[str]]:
             if title not in titles:
                 titles.append(title)
 
-    for path in sorted(docs_dir.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    for text in texts:
+        data = yaml.safe_load(text) or {}
         for entry in data.values():
             if isinstance(entry, dict) and "title" in entry:
                 for decl in [entry.get("decl"), *(entry.get("decls") or [])]:

@@ -4,8 +4,10 @@ Commands start at column 0 (inside `mutual`, at the block's indentation) with a 
 `@[`, a `#command` or a command word; doc comments, attributes, modifiers and `open .. in` /
 `set_option .. in` prefixes are joined to the command that follows. Commands are read with a
 stack of `namespace` / `section` / `mutual` scopes and their `open`s; each declaration gives a
-`Decl` with its header, fields or constructors, `to_additive` request and the identifiers
-that may name other declarations (`refs.reference_candidates`).
+`Decl` with its header, fields or constructors, attribute items and the identifiers that may
+name other declarations (`refs.reference_candidates`). `attribute [...] name` commands that
+apply a generating attribute (`generators`) and `to_dual_name_hint` commands are kept for
+pass 2.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from search.corpus.lean.decl import INDUCTIVE_KINDS, STRUCTURE_KINDS, AliasSpec, Decl
+from search.corpus.lean.decl import INDUCTIVE_KINDS, STRUCTURE_KINDS, AliasSpec, Decl, explicit_binder_names, top_level_colon
 from search.corpus.lean.refs import reference_candidates
 from search.corpus.lean.syntax import (
     BRACKETS,
@@ -30,7 +32,8 @@ from search.corpus.lean.syntax import (
     split_name,
     tokenize,
 )
-from search.corpus.lean.to_additive import AdditiveSpec, additive_spec, parse_to_additive
+from search.corpus.lean.attributes import parse_item
+from search.corpus.lean.generators import GENERATORS
 
 DECL_KINDS = ("theorem", "lemma", "def", "abbrev", "instance", "structure", "class", "inductive",
               "coinductive", "opaque", "axiom", "irreducible_def", "example")
@@ -52,8 +55,12 @@ _SNAKE_WORD_RE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\Z")
 
 def _starts_command(tokens: list[Token], i: int) -> bool:
     tok = tokens[i]
-    if tok.kind == "doc" or tok.text == "@[":
+    if tok.text == "@[":
         return True
+    if tok.kind == "doc":  # at column 0 it may still document an indented field or a constructor
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        return nxt is None or nxt.text in ("@[", "#") or nxt.kind == "doc" or (
+            nxt.kind == "ident" and (nxt.text in _COMMAND_WORDS or (nxt.col == 0 and _starts_command(tokens, i + 1))))
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
     if tok.text == "#":
         return nxt is not None and nxt.kind == "ident" and glued(tok, nxt)
@@ -123,7 +130,12 @@ class FileParser:
         self.starts = command_starts(self.tokens)
         self.scopes: list[Scope] = [Scope("root")]
         self.decls: list[Decl] = []
-        self.additive_attributes: list[tuple[str, str, AdditiveSpec]] = []
+        #: `attribute [items] target` commands with a generating attribute: (namespace, the
+        #: target as written, items, their doc comment arguments).
+        self.attribute_commands: list[tuple[str, str, list[str], list[str | None]]] = []
+        #: `to_dual_name_hint A B, C D`: the word pairs `to_dual` translates from there on, each
+        #: with the number of declarations before it.
+        self.dual_hints: list[tuple[int, str, str]] = []
         self.mutual_count = 0
 
     # scope helpers
@@ -167,6 +179,9 @@ class FileParser:
             self._attribute_command(i, end)
         elif word == "alias":
             self._alias(i, end, prefix)
+        elif word == "to_dual_name_hint":
+            idents = [t.text for t in self.tokens[i + 1:end] if t.kind == "ident"]
+            self.dual_hints += [(len(self.decls), a, b) for a, b in zip(idents[0::2], idents[1::2])]
         elif word in DECL_KINDS and not prefix.guarded:
             self._declaration(i, end, prefix)
         return end
@@ -227,18 +242,17 @@ class FileParser:
                 start = j + 1
 
     def _attribute_command(self, i: int, end: int) -> None:
-        """`attribute [to_additive Add] Mul` records a translation for `to_additive` names."""
+        """`attribute [to_additive add_foo, simps] foo` tags `foo` after the fact: kept when
+        an item generates declarations (or names a translation, `to_additive existing`)."""
         if i + 1 >= end or self.tokens[i + 1].text != "[":
             return
         close = group_end(self.tokens, i + 1, end)
         prefix = _Prefix()
         self._read_attributes(i + 2, close - 1, prefix)
-        targets = [t.text for t in self.tokens[close:end] if t.kind == "ident"]
-        for item, doc in zip(prefix.attr_items, prefix.attr_docs):
-            spec = parse_to_additive(item, doc)
-            if spec is not None:
-                for target in targets:
-                    self.additive_attributes.append((self.namespace, target, spec))
+        if not any(parse_item(item).word in GENERATORS for item in prefix.attr_items):
+            return
+        for target in (t.text for t in self.tokens[close:end] if t.kind == "ident"):
+            self.attribute_commands.append((self.namespace, target, prefix.attr_items, prefix.attr_docs))
 
     # scopes and opens
     def _scope_command(self, word: str, i: int, end: int) -> None:
@@ -290,7 +304,8 @@ class FileParser:
             name=None, kind=kind, file=self.file, order=len(self.decls), namespace=self.namespace,
             line=self.tokens[first].line, end_line=self.tokens[_last_code(self.tokens, kw, end)].line,
             docstring=prefix.doc, attributes=attribute_names(prefix.attr_items),
-            attribute_args=list(prefix.attr_items), modifiers=list(prefix.modifiers),
+            attribute_args=list(prefix.attr_items), attribute_docs=list(prefix.attr_docs),
+            modifiers=list(prefix.modifiers),
             opens=opens, opens_scoped=scoped, mutual=self.mutual_id,
         )
 
@@ -323,8 +338,24 @@ class FileParser:
             decl.constructors = self._constructors(sig_end, end)
         own = {f["name"] for f in decl.fields} | set(decl.constructors)
         decl.candidates = reference_candidates(toks, after_name, end, sig_end, own)
-        decl.additive = additive_spec(prefix.attr_items, prefix.attr_docs)
         self.decls.append(decl)
+        if kind == "irreducible_def" and decl.name and sig_end < end:
+            self.decls.append(self._definition_lemma(decl, sig_end, end))
+
+    def _definition_lemma(self, decl: Decl, sig_end: int, end: int) -> Decl:
+        """`irreducible_def foo (x : α) := body` also declares `foo_def : foo x = body`."""
+        colon = top_level_colon(decl.sig_rest)
+        binders = decl.sig_rest[:colon] if colon >= 0 else decl.sig_rest
+        args = explicit_binder_names(binders)
+        body = collapse_spaces(self._code(sig_end + 1, _last_code(self.tokens, sig_end, end) + 1))
+        lemma = Decl(
+            name=decl.name + "_def", kind="theorem", file=self.file, order=decl.order + 0.5,
+            namespace=decl.namespace, line=decl.line, end_line=decl.end_line, opens=decl.opens,
+            opens_scoped=decl.opens_scoped, derived_from=decl.name, derived_by="irreducible_def",
+        )
+        lemma.sig_rest = f"{binders.rstrip()} : {' '.join([decl.name.rsplit('.', 1)[-1], *args])} = {body}"
+        lemma.signature = f"theorem {lemma.name.rsplit('.', 1)[-1]}{lemma.sig_rest}"
+        return lemma
 
     def _signature_end(self, j: int, end: int, kind: str) -> int:
         """First depth-0 `:=`, `where`, `deriving` or `|` (of a constructor or match

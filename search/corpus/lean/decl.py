@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from search.corpus.lean.syntax import top_level
-from search.corpus.lean.to_additive import AdditiveSpec
+from search.corpus.lean.syntax import BRACKETS, top_level
 
 #: Kinds whose declaration also declares fields and a constructor `mk`.
 STRUCTURE_KINDS = frozenset({"structure", "class"})
@@ -46,6 +45,10 @@ class Decl:
     docstring: str | None = None
     attributes: list[str] = field(default_factory=list)
     attribute_args: list[str] = field(default_factory=list)
+    #: The doc comment given as an argument of each attribute item (`to_additive /-- doc -/`).
+    attribute_docs: list[str | None] = field(default_factory=list)
+    #: Items (with their doc comment arguments) of later `attribute [...] name` commands naming it.
+    later_items: list[tuple[str, str | None]] = field(default_factory=list)
     modifiers: list[str] = field(default_factory=list)
     opens: list[tuple[str, str]] = field(default_factory=list)
     opens_scoped: list[tuple[str, str]] = field(default_factory=list)
@@ -54,9 +57,10 @@ class Decl:
     candidates: list[str] = field(default_factory=list)
     sig_rest: str = ""
     mutual: int = -1
-    additive: AdditiveSpec | None = None
     alias: AliasSpec | None = None
     derived_from: str | None = None
+    #: What made a derived declaration: `alias`, or the attribute that generated it.
+    derived_by: str | None = None
     refs: list[str] = field(default_factory=list)
 
     @property
@@ -76,6 +80,29 @@ class Decl:
         return colon >= 0 and bool(_SORT_RESULT_RE.match(self.sig_rest, colon + 1))
 
 
+def binder_groups(header: str) -> list[tuple[str, str]]:
+    """The top-level bracket groups of a header as (opening bracket, text inside): its binders
+    `(x : T)`, `{x}`, `[C α]`."""
+    groups: list[tuple[str, str]] = []
+    depth, start = 0, -1
+    for k, c in enumerate(header):
+        if c in BRACKETS.chars_opening:
+            start = k if depth == 0 else start
+            depth += 1
+        elif c in BRACKETS.chars_closing and depth > 0:
+            depth -= 1
+            if depth == 0 and start >= 0:
+                groups.append((header[start], header[start + 1:k]))
+    return groups
+
+
+def explicit_binder_names(header: str) -> list[str]:
+    """The names bound by the explicit binder groups `(x y : T)` of a header, in order: what a
+    declaration is applied to (`Foo α β` for `structure Foo (α β : Type*)`)."""
+    return [name for bracket, inner in binder_groups(header) if bracket == "(" and ":" in inner
+            for name in inner.split(":", 1)[0].split()]
+
+
 def top_level_colon(text: str) -> int:
     """Offset of the last `:` outside brackets that is not part of `:=` or `::`, or -1."""
     colons = [k for k in top_level(text, ":") if text[k + 1:k + 2] not in ("=", ":") and text[k - 1:k] != ":"]
@@ -84,8 +111,12 @@ def top_level_colon(text: str) -> int:
 
 @dataclass
 class SourceFile:
-    """What pass 2 needs of a file once its text is gone."""
+    """What pass 2 needs of a file once its text is gone: its place, imports, module doc
+    comments, and the `to_dual_name_hint` pairs it declares (each with the number of
+    declarations before it: a hint holds from there to the end of the file)."""
 
     path: str
     module: str
     imports: list[str]
+    module_docs: list[str] = field(default_factory=list)
+    dual_hints: list[tuple[int, str, str]] = field(default_factory=list)

@@ -13,7 +13,8 @@ from typing import Any, Collection, Iterable
 
 from search.corpus.lean.decl import INDUCTIVE_KINDS, STRUCTURE_KINDS
 from search.corpus.lean.records import derived_statement
-from search.corpus.lean.to_additive import AdditiveSpec, additive_name, additive_signature, additive_spec, twin_name
+from search.corpus.lean.attributes import AttributeItem
+from search.corpus.lean.to_additive import additive_item, additive_name, additive_signature, twin_name
 from search.record import Statement
 
 
@@ -47,12 +48,12 @@ def additive_twin(row: dict[str, Any], head: Statement) -> Statement | None:
     or names an `existing` one."""
     if "to_additive" not in row.get("attributes", []) or "derived_from" in row:
         return None
-    spec = additive_spec(row.get("attribute_args") or []) or AdditiveSpec()
-    if spec.existing:
+    item = additive_item(row.get("attribute_args") or []) or AttributeItem("to_additive")
+    if item.flags & {"existing", "self", "none"}:
         return None
     twin = derived_statement(
-        head, twin_name(head.name, spec), statement=additive_signature(head.statement),
-        doc=spec.doc or "",
+        head, twin_name(head.name, item), statement=additive_signature(head.statement),
+        doc=item.doc or "",
         deps=[additive_name(dep) for dep in head.deps],
         attributes=[a for a in head.attributes if a != "to_additive"],
         meta={"derived_from": head.name, "namespace": head.meta.get("namespace", "")},

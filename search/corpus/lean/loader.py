@@ -34,11 +34,12 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
 def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -> list[Statement]:
     """Turn declaration rows into records: heads, derived members, unique ids.
 
-    Rows from `parse-lean` carry a `derived_from` field and already include the additive
-    twins; the shared JSON lines do not, so twins are made here for those only.
-    Names as written win: a derived record (field, constructor, additive twin) whose name is
-    already taken is dropped, since the written declaration is the real one; a repeated
-    written or synthesised instance name gets Lean's `_1`, `_2` suffix.
+    Rows from `parse-lean` carry a `derived_from` field and already include what attributes
+    generate; the shared JSON lines do not, so `to_additive` twins are made here for those only.
+    Names as written (declarations and `alias`es) win: a derived record (field, constructor, a
+    generated declaration) whose name is already taken is dropped, since the written
+    declaration is the real one; a repeated written or synthesised instance name gets Lean's
+    `_1`, `_2` suffix.
     """
     written: list[Statement] = []
     derived: list[Statement] = []
@@ -46,7 +47,8 @@ def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -
         name = row.get("name") or instance_name(row["signature"], row.get("namespace") or "")
         head = head_statement(row, source or row.get("source") or "local", name)
         head.group = head.id
-        written.append(head)
+        generated = row.get("derived_by") not in (None, "alias")
+        (derived if generated else written).append(head)
         derived.extend(members(row, head))
         twin = additive_twin(row, head)
         if twin is not None:

@@ -196,13 +196,15 @@ class Lexed:
 
     `masked` blanks comments, doc comments (first character replaced by `DOC_MARK`),
     strings and chars; `code` blanks only comments and doc comments, keeping literals.
-    Both keep every offset and line of `text`.
+    Both keep every offset and line of `text`. `docs` holds each doc comment `/-- -/` by its
+    offset; `module_docs` the texts of the module doc comments `/-! -/`, in order.
     """
 
     text: str
     masked: str
     code: str
     docs: dict[int, str]
+    module_docs: list[str] = field(default_factory=list)
 
 
 def _block_comment_end(text: str, start: int) -> int:
@@ -235,6 +237,7 @@ def lex(text: str) -> Lexed:
     masked: list[str] = []
     code: list[str] = []
     docs: dict[int, str] = {}
+    module_docs: list[str] = []
     pos = 0
     search = 0
     while (m := _LEX_START_RE.search(text, search)) is not None:
@@ -258,12 +261,14 @@ def lex(text: str) -> Lexed:
         if is_doc:
             docs[start] = text[start + 3:end - 2].strip()
             blank = DOC_MARK + blank[1:]
+        elif opener == "/-" and text.startswith("/-!", start):
+            module_docs.append(text[start + 3:end - 2].strip())
         masked += [text[pos:start], blank]
         code += [text[pos:start], _blank(text[start:end])]
         pos = search = end
     masked.append(text[pos:])
     code.append(text[pos:])
-    return Lexed(text, "".join(masked), "".join(code), docs)
+    return Lexed(text, "".join(masked), "".join(code), docs, module_docs)
 
 
 # --- Tokens -------------------------------------------------------------------------------------
@@ -344,6 +349,11 @@ def tokenize(lexed: Lexed, vocabulary: Vocabulary = LAYOUT) -> list[Token]:
             line += token.count("\n")
             line_start = start + token.rindex("\n") + 1
     return tokens
+
+
+def render_tokens(toks: list[Token]) -> str:
+    """Tokens back to text, one space where the source had whitespace or a comment."""
+    return "".join((" " if t.spaced else "") + t.text for t in toks)
 
 
 def term_tokens(text: str) -> list[Token]:

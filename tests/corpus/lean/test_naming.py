@@ -9,13 +9,9 @@ import pytest
 
 from search.corpus.lean.instance_names import instance_name
 from search.corpus.lean.syntax import clean_name, split_name
-from search.corpus.lean.to_additive import (
-    additive_name,
-    additive_signature,
-    explicit_additive_name,
-    guess_additive_component,
-    split_case,
-)
+from search.corpus.lean.guess_name import split_case
+from search.corpus.lean.to_additive import ADDITIVE, additive_name, additive_signature
+from search.corpus.lean.to_dual import DUAL, dual_signature
 
 
 def test_names_unquote_and_drop_universes() -> None:
@@ -89,15 +85,42 @@ def test_additive_name(name: str, expected: str) -> None:
 
 
 def test_additive_name_prefers_known_translations() -> None:
-    assert guess_additive_component("DivInvMonoid") == "SubNegAddMonoid"
+    assert ADDITIVE.component("DivInvMonoid") == "SubNegAddMonoid"
     assert additive_name("DivInvMonoid.mul_inv", {"DivInvMonoid": "SubNegMonoid"}) == "SubNegMonoid.add_neg"
 
 
 def test_explicit_additive_name_is_relative_to_the_translated_namespace() -> None:
     table = {"Subgroup": "AddSubgroup"}
-    assert explicit_additive_name("Subgroup.foo", "add_foo", table) == "AddSubgroup.add_foo"
-    assert explicit_additive_name("Subgroup.foo", "AddSubgroup.bar", table) == "AddSubgroup.bar"
-    assert explicit_additive_name("Subgroup.foo", "_root_.bar", table) == "bar"
+    assert ADDITIVE.explicit("Subgroup.foo", "add_foo", table) == "AddSubgroup.add_foo"
+    assert ADDITIVE.explicit("Subgroup.foo", "AddSubgroup.bar", table) == "AddSubgroup.bar"
+    assert ADDITIVE.explicit("Subgroup.foo", "_root_.bar", table) == "bar"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("le_sup_left", "le_inf_left"),
+        ("IsLUB.unique", "IsGLB.unique"),
+        ("Set.Ioi_subset_Ici", "Set.Iio_subset_Iic"),
+        ("tendsto_atTop", "tendsto_atBot"),
+        ("Order.succ_le_iff", "Order.pred_le_iff"),
+        ("wellFoundedLT_iff", "wellFoundedGT_iff"),
+        ("isColimit_cocone", "isLimit_cone"),
+    ],
+)
+def test_dual_name(name: str, expected: str) -> None:
+    assert DUAL.guess(name) == expected
+
+
+def test_dual_name_hints_translate_both_ways() -> None:
+    hinted = DUAL.with_hints([("Left", "Right")])
+    assert hinted.guess("Set.iUnion_Ioc_right") == "Set.iUnion_Ico_left"
+    assert hinted.guess("foo_left") == "foo_right"
+    assert DUAL.guess("Set.iUnion_Ioc_right") == "Set.iUnion_Ico_right"
+
+
+def test_dual_signature_reverses_the_order() -> None:
+    assert dual_signature(" (a b : α) : a ⊓ b ≤ a ∧ IsLUB s ⊤") == " (a b : α) : a ⊔ b ≥ a ∧ IsGLB s ⊥"
 
 
 @pytest.mark.parametrize(

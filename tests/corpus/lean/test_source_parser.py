@@ -9,14 +9,15 @@ import pytest
 
 from search.corpus.lean.commands import command_starts
 from search.corpus.lean.syntax import DOC_MARK, lex, tokenize
-from search.corpus.lean.tree import RECORD_FIELDS, lean_files, parse_lean_to_jsonl, parse_lean_tree
+from search.corpus.lean.project import open_lean_project
+from search.corpus.lean.tree import RECORD_FIELDS, parse_lean_to_jsonl, parse_lean_tree
 
 URL = "https://example.org/fake/blob/abc123/"
 
 
 @pytest.fixture(scope="module")
 def records(fixtures_dir: Path) -> list[dict]:
-    return parse_lean_tree(fixtures_dir / "lean", source="fake", url_base=URL)
+    return parse_lean_tree(fixtures_dir / "lean", source="fake", url_base=URL).records
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def by_name(records: list[dict]) -> dict[str, dict]:
 
 def _parse_text(tmp_path: Path, text: str) -> list[dict]:
     (tmp_path / "M.lean").write_text(text, encoding="utf-8")
-    return parse_lean_tree(tmp_path)
+    return parse_lean_tree(tmp_path).records
 
 
 def test_lexer_masks_nested_comments_strings_and_chars() -> None:
@@ -48,17 +49,19 @@ def test_command_starts_at_column_zero_and_mutual_indentation() -> None:
 
 def test_lean_files_skip_hidden_directories_and_lakefile(fixtures_dir: Path, tmp_path: Path) -> None:
     root = fixtures_dir / "lean"
-    assert [p.relative_to(root).as_posix() for p in lean_files(root)] == [
-        "FakeLib.lean", "FakeLib/Algebra.lean", "FakeLib/Basic.lean", "FakeLib/Order.lean"]
+    assert [path for path, _ in open_lean_project(root).modules()] == [
+        "FakeLib.lean", "FakeLib/Algebra.lean", "FakeLib/Basic.lean", "FakeLib/Generated.lean",
+        "FakeLib/Order.lean"]
     (tmp_path / ".lake" / "packages").mkdir(parents=True)
     (tmp_path / ".lake" / "packages" / "Dep.lean").write_text("def dep : Nat := 0\n")
     (tmp_path / "A.lean").write_text("def a : Nat := 0\n")
-    assert [p.name for p in lean_files(tmp_path)] == ["A.lean"]
+    (tmp_path / "lakefile.lean").write_text("import Lake\n")
+    assert [path for path, _ in open_lean_project(tmp_path).modules()] == ["A.lean"]
 
 
 def test_record_fields_and_names(records: list[dict]) -> None:
     assert all(list(r) == list(RECORD_FIELDS) for r in records)
-    assert [r["name"] for r in records] == [
+    assert [r["name"] for r in records if r["path"] != "FakeLib/Generated.lean"] == [
         # FakeLib/Algebra.lean
         "FakeLib.MyAddMonoid", "FakeLib.MyMonoid", "FakeLib.MyMonoid.mul_one",
         "FakeLib.MyAddMonoid.add_zero", "FakeLib.MyMonoid.mul_twice", "FakeLib.MyAddMonoid.add_twice",
@@ -74,7 +77,7 @@ def test_record_fields_and_names(records: list[dict]) -> None:
         "rootLevel", "FakeLib.universePoly", "FakeLib.uses_helper",
         # FakeLib/Order.lean
         "LabelledPoint", "Decides", "point_eq", "sees_alias", "cannot_see_private", "MyNat", "secret",
-        "choice_like", "fixedValue", "local_shadow",
+        "choice_like", "fixedValue", "fixedValue_def", "local_shadow",
     ]
 
 
