@@ -58,6 +58,19 @@ class Statement:
     def formal(self) -> bool:
         return self.language == "lean"
 
+    @property
+    def deprecation(self) -> str:
+        """What the record's `@[deprecated]` says, as a sentence ("" when it is not deprecated):
+        `Deprecated since 2025-01-01: use left_distrib.` (`meta["deprecated"]`, from the Lean
+        source: `search.corpus.lean.attributes.deprecation`)."""
+        deprecated = self.meta.get("deprecated")
+        if not isinstance(deprecated, dict):
+            return ""
+        since = f" since {deprecated['since']}" if deprecated.get("since") else ""
+        use = f": use {deprecated['use']} instead" if deprecated.get("use") else ""
+        message = f" ({deprecated['message']})" if deprecated.get("message") else ""
+        return f"Deprecated{since}{use}{message}."
+
 
 _LIST = pa.list_(pa.string())
 SCHEMA = pa.schema(

@@ -31,7 +31,10 @@ class FormalHit(BaseModel):
 
     @staticmethod
     def fields_of(statement: Statement) -> dict[str, str | None]:
+        """The hit's fields; a deprecated declaration's `doc` opens with its deprecation (what
+        replaces it), the one place a Loogle client shows besides the name and type."""
+        doc = "\n\n".join(part for part in (statement.deprecation, statement.doc) if part)
         return {
-            "name": statement.name, "module": statement.module, "doc": statement.doc or None,
+            "name": statement.name, "module": statement.module, "doc": doc or None,
             "kind": statement.kind, "id": statement.id, "url": statement.url,
         }

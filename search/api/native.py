@@ -70,6 +70,8 @@ class ResultModel(BaseModel):
     signals: dict[str, dict[str, float]] = Field(description="Rank and score of this result in each signal that found it.")
     members: list[str] = Field(description="Ids of the other records of its StatementGroup.")
     links: list[str] = Field(description="Ids of formal/informal counterparts.")
+    deprecated: dict[str, str] | None = Field(
+        None, description="A deprecated Lean declaration's `since`, the name to `use` instead and its message.")
 
 
 class SearchResponse(BaseModel):

@@ -46,6 +46,7 @@ class Result:
             "score": round(self.score, 6), "url": s.url, "doc_url": s.doc_url,
             "statement": s.statement, "doc": s.doc, "module": s.module, "package": s.package,
             "signals": self.signals, "members": self.members, "links": s.links,
+            "deprecated": s.meta.get("deprecated"),
         }
 
 
@@ -183,7 +184,9 @@ class Engine:
         k: int,
         allowed: np.ndarray | None,
     ) -> list[Result]:
-        """One result per StatementGroup, headed by its primary record, best score kept."""
+        """One result per StatementGroup, headed by its primary record (or by the record the query
+        names exactly: `mul_add` heads the group of `left_distrib`, whose alias it is), best
+        score kept."""
         records = self.index.records
         best: dict[int, tuple[float, int]] = {}
         for position, score in fused.items():
@@ -194,7 +197,9 @@ class Engine:
             self._fill(best, allowed, k)
         ranked = sorted(best.items(), key=lambda item: -item[1][0])[:k]
         lookup = _ranks_of([position for _, (_, position) in ranked], signals)
-        heads = [self._head(group, position, allowed) for group, (_, position) in ranked]
+        named = frozenset(signals["exact"][0].tolist()) if "exact" in signals else frozenset()
+        heads = [position if position in named else self._head(group, position, allowed)
+                 for group, (_, position) in ranked]
         others = [self._others(group, head) for (group, _), head in zip(ranked, heads)]
         # Whole records for the heads and ids for the others, each read in one call.
         statements = records.take(heads)

@@ -30,6 +30,8 @@ CSS = """
 .dark .ts-where, .dark .ts-score, .dark .ts-signals, .dark .ts-related summary, .dark .ts-copies { color: #d1d5db; }
 .ts-lean { white-space: pre-wrap; font-size: 0.9em; }
 .ts-doc { font-style: italic; }
+.ts-deprecated { color: #9a3412; font-size: 0.9em; }
+.dark .ts-deprecated { color: #fdba74; }
 .ts-fold { max-height: 6em; overflow: hidden; mask-image: linear-gradient(to bottom, black 70%, transparent); }
 .ts-body:has(.ts-more[open]) .ts-fold { max-height: none; mask-image: none; }
 .ts-more summary { cursor: pointer; font-size: 0.85em; color: var(--link-text-color); }

@@ -312,6 +312,8 @@ def card_markdown(card: Card) -> str:
     else:
         statement = f'<div class="ts-latex">\n\n{math_markdown(s.statement, STATEMENT_CHARS, refs=card.refs)}\n\n</div>'
     blocks.append(_folded(statement) if _long(s.statement) else statement)
+    if s.deprecation:
+        blocks.append(f'<div class="ts-deprecated">{attribute(s.deprecation)}</div>')
     if _doc_shown(s):
         blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, markdown=s.formal)}\n\n</div>')
     blocks.append(_links_line(card))

@@ -13,9 +13,12 @@ def test_exact_name_comes_first_and_groups_collapse(small_index: Path) -> None:
     engine = Engine(Index.load(small_index))
     assert engine.search("Nat.succ_le_succ", k=3)[0].statement.id == "mathlib:Nat.succ_le_succ"
     top = engine.search("Semigroup.mul_assoc", k=3)[0]
-    assert top.statement.id == "mathlib:Semigroup"
-    assert "mathlib:Semigroup.mul_assoc" in top.members
+    assert top.statement.id == "mathlib:Semigroup.mul_assoc"  # the record named heads its group
+    assert "mathlib:Semigroup" in top.members
     assert "exact" in top.signals
+    text = engine.search("semigroup associativity", k=10)
+    assert any(r.statement.id == "mathlib:Semigroup" for r in text)  # otherwise the primary heads
+    assert all(r.statement.id != "mathlib:Semigroup.mul_assoc" for r in text)
 
 
 def test_text_query_and_filters_fill_k(small_index: Path) -> None:

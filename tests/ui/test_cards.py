@@ -197,3 +197,14 @@ def test_long_statements_fold_with_show_all() -> None:
         out = card_markdown(Card(_statement(statement=text)))
         assert '<div class="ts-fold">' in out and '<details class="ts-more">' in out and "show all" in out
         assert out.index("ts-fold") < out.index("ts-latex") < out.index("ts-more")
+
+
+def test_a_deprecated_declaration_says_what_replaces_it() -> None:
+    old = Statement(id="m:old", source="m", kind="theorem", name="old", statement="theorem old : True",
+                    language="lean", meta={"deprecated": {"since": "2025-01-01", "use": "new_name"}})
+    markdown = card_markdown(Card(old))
+    assert 'class="ts-deprecated"' in markdown
+    assert literal("Deprecated since 2025-01-01: use new_name instead.") in markdown
+    assert 'class="ts-deprecated"' not in card_markdown(Card(Statement(
+        id="m:new_name", source="m", kind="theorem", name="new_name", statement="theorem new_name : True",
+        language="lean")))

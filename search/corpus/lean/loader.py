@@ -55,6 +55,7 @@ def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -
             derived.append(twin)
     taken: set[str] = set()
     statements = claim_ids(written, taken, rename=True) + claim_ids(derived, taken, rename=False)
+    _group_with_sources(statements)
     _resolve_deps(statements)
     return statements
 
@@ -62,6 +63,29 @@ def lean_statements(rows: Iterable[dict[str, Any]], source: str | None = None) -
 def load_lean_corpus(path: Path, source: str | None = None) -> list[Statement]:
     """Records of one Lean JSON-lines file (gzip or plain)."""
     return lean_statements(read_jsonl(path), source)
+
+
+#: What makes a record one more name of its source's statement rather than a statement of its own:
+#: an alias, and the attributes that restate their source (`foo_assoc`, `fun_foo`, `foo_apply`).
+#: A translation (`to_additive`, `to_dual`) states something else and heads its own group.
+SAME_STATEMENT = frozenset({"alias", "to_fun", "reassoc", "elementwise", "to_app", "simps", "ext", "mk_iff",
+                            "higher_order", "irreducible_def"})
+
+
+def _group_with_sources(statements: list[Statement]) -> None:
+    """Put each record made from another in its source's StatementGroup (`mul_add`, an alias of
+    `left_distrib`, is found as `left_distrib`'s group, and heads it when named: `Engine.search`),
+    following chains of them (an alias of an alias)."""
+    by_id = {s.id: s for s in statements}
+    for statement in statements:
+        source, seen = statement, {statement.id}
+        while source.meta.get("derived_by") in SAME_STATEMENT:
+            found = by_id.get(f"{source.source}:{source.meta.get('derived_from', '')}")
+            if found is None or found.id in seen:
+                break
+            source = found
+            seen.add(found.id)
+        statement.group = source.group
 
 
 def _resolve_deps(statements: list[Statement]) -> None:

@@ -29,8 +29,9 @@ def head_statement(row: dict[str, Any], source: str, name: str) -> Statement:
     for key in ("modifiers", "attribute_args", "opens"):
         if row.get(key):
             meta[key] = row[key]
-    if row.get("derived_from"):
-        meta["derived_from"] = row["derived_from"]
+    for key in ("derived_from", "derived_by", "deprecated"):
+        if row.get(key):
+            meta[key] = row[key]
     if row.get("name") is None:
         meta["synthesised_name"] = True
     stacks = _stacks_tags(row.get("attribute_args") or [])
