@@ -136,6 +136,8 @@ class FileParser:
         #: `to_dual_name_hint A B, C D`: the word pairs `to_dual` translates from there on, each
         #: with the number of declarations before it.
         self.dual_hints: list[tuple[int, str, str]] = []
+        #: `initialize_simps_projections S (rules)`: (namespace, S as written, the rules' text).
+        self.simps_rules: list[tuple[str, str, str]] = []
         self.mutual_count = 0
 
     # scope helpers
@@ -179,6 +181,9 @@ class FileParser:
             self._attribute_command(i, end)
         elif word == "alias":
             self._alias(i, end, prefix)
+        elif word == "initialize_simps_projections" and i + 1 < end and self.tokens[i + 1].kind == "ident":
+            rules = self._text(i + 2, _last_code(self.tokens, i, end) + 1) if i + 2 < end else ""
+            self.simps_rules.append((self.namespace, self.tokens[i + 1].text, rules))
         elif word == "to_dual_name_hint":
             idents = [t.text for t in self.tokens[i + 1:end] if t.kind == "ident"]
             self.dual_hints += [(len(self.decls), a, b) for a, b in zip(idents[0::2], idents[1::2])]

@@ -23,6 +23,7 @@ from typing import ClassVar, Iterable, Protocol
 from search.corpus.lean.attributes import AttributeItem, parse_item
 from search.corpus.lean.decl import STRUCTURE_KINDS, TYPE_KINDS, Decl, binder_groups, explicit_binder_names, top_level_colon
 from search.corpus.lean.guess_name import NameDictionary
+from search.corpus.lean.simps import SimpsTable, is_proposition
 from search.corpus.lean.syntax import BRACKETS, collapse_spaces, join_name, split_name, top_level
 from search.corpus.lean.to_additive import ADDITIVE, additive_signature
 from search.corpus.lean.to_additive import DEFINED_IN as ADDITIVE_MODULE
@@ -52,6 +53,8 @@ class Context:
 
     translations: dict[str, dict[str, str]] = field(default_factory=dict)
     dictionaries: dict[str, NameDictionary] = field(default_factory=dict)
+    #: The projections `@[simps]` names lemmas after, by the definition's type.
+    simps: SimpsTable | None = None
     hints: dict[int, list[tuple[int, str, str]]] = field(default_factory=dict)
     _hinted: dict[tuple[int, int], NameDictionary] = field(default_factory=dict, repr=False)
 
@@ -283,17 +286,6 @@ class HigherOrder:
 
 # --- Structure lemmas: ext, mk_iff, simps with its projections named -------------------------------
 
-#: Relations whose presence at top level makes a field's type a proposition.
-_RELATIONS = "=≠≤<↔∣∈∉⊆"
-
-
-def _is_proposition(type_text: str) -> bool:
-    """Whether a field's type reads as a proposition (a relation at top level, `∃`, `¬`),
-    which `ext` leaves out: proofs of one proposition are equal."""
-    text = collapse_spaces(type_text)
-    return text.startswith(("∃", "¬")) or next(top_level(text, _RELATIONS), -1) >= 0
-
-
 def _applied(decl: Decl) -> str:
     """`Foo α β` for `structure Foo (α : Type*) (β : Type*) ...`: the type applied to its
     explicit parameters."""
@@ -314,7 +306,7 @@ class Ext:
         if not decl.name or "iff := false" in item.text:
             return []
         if decl.kind in STRUCTURE_KINDS:
-            equal = [f"x.{f['name']} = y.{f['name']}" for f in decl.fields if not _is_proposition(f["type"])]
+            equal = [f"x.{f['name']} = y.{f['name']}" for f in decl.fields if not is_proposition(f["type"])]
             subject = "{x y : %s}" % _applied(decl)
             return [Generated(f"{decl.name}.ext", f" {subject} : {' → '.join([*equal, 'x = y'])}", None),
                     Generated(f"{decl.name}.ext_iff", f" {subject} : x = y ↔ {' ∧ '.join(equal) or 'True'}", None)]
@@ -323,9 +315,9 @@ class Ext:
             return [Generated(_append(decl.name, "_iff"), "", None)]
         groups = binder_groups(parts[0][:-1])
         hypotheses = [inner.split(":", 1)[1].strip() for bracket, inner in groups
-                      if bracket == "(" and ":" in inner and _is_proposition(inner.split(":", 1)[1])]
+                      if bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])]
         kept = " ".join(f"{bracket}{inner}{BRACKETS.opening[bracket]}" for bracket, inner in groups
-                        if not (bracket == "(" and ":" in inner and _is_proposition(inner.split(":", 1)[1])))
+                        if not (bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])))
         return [Generated(_append(decl.name, "_iff"),
                           f" {kept} : {parts[1]} = {parts[2]} ↔ {' ∧ '.join(hypotheses) or 'True'}", None)]
 
@@ -355,18 +347,21 @@ class MkIff:
 
 @generator
 class Simps:
-    """`@[simps apply symm_apply] def foo` -> `foo_apply`, `foo_symm_apply`. Without projection
-    names the lemmas follow the elaborated type's projections, which the text does not give."""
+    """`@[simps apply symm_apply] def foo` -> `foo_apply`, `foo_symm_apply`; without names, one
+    lemma per projection of the definition's type that is not a proof (`simps.SimpsTable`). A
+    projection that `initialize_simps_projections` puts first names `coe_foo`."""
 
     word = "simps"
     both = False
 
     def generate(self, decl: Decl, item: AttributeItem, context: Context) -> list[Generated]:
-        if not decl.name:
+        if not decl.name or context.simps is None:
             return []
+        projections = [(p, context.simps.prefixed(decl, p)) for p in item.names] if item.names else \
+            context.simps.projections(decl)
         doc = f"A `simps` lemma of `{decl.name}`: the value of its projection `{{}}`."
-        return [Generated(f"{decl.name}_{projection}", "", doc.format(projection), item.nested)
-                for projection in item.names]
+        return [Generated(_prepend(decl.name, f"{p}_") if first else f"{decl.name}_{p}", "", doc.format(p), item.nested)
+                for p, first in projections]
 
 
 def generated(decl: Decl, items: list[tuple[str, str | None]], context: Context) -> list[tuple[Generated, str]]:

@@ -47,6 +47,7 @@ from search.corpus.lean.guess_name import NameDictionary, read_dictionary, read_
 from search.corpus.lean.instance_names import instance_name
 from search.corpus.lean.project import LeanProject, open_lean_project
 from search.corpus.lean.refs import Tree
+from search.corpus.lean.simps import SimpsTable
 from search.corpus.lean.syntax import IDENT_PATTERN, clean_name, lex, split_name, top_level
 
 
@@ -204,6 +205,7 @@ def parse_sources(sources: Iterable[tuple[str, str]]) -> tuple[list[SourceFile],
     files: list[SourceFile] = []
     written: list[Decl] = []
     commands: list[_AttributeCommand] = []
+    simps_rules: list[tuple[int, str, str, str]] = []
     dictionaries = dict(DICTIONARIES)
     for k, (path, text) in enumerate(sources):
         lexed = lex(text)
@@ -212,10 +214,13 @@ def parse_sources(sources: Iterable[tuple[str, str]]) -> tuple[list[SourceFile],
         module = module_name(path)
         files.append(SourceFile(path, module, _imports(lexed.masked), lexed.module_docs, parser.dual_hints))
         commands += [(k, *command) for command in parser.attribute_commands]
+        simps_rules += [(k, *rules) for rules in parser.simps_rules]
         _read_dictionaries(module, lexed.code, dictionaries)
     _name_instances(files, written)
-    _attach_commands(Tree(files, (d for d in written if d.alias is None)), commands)
-    context = Context(dictionaries=dictionaries, hints={k: f.dual_hints for k, f in enumerate(files) if f.dual_hints})
+    declared = Tree(files, (d for d in written if d.alias is None))
+    _attach_commands(declared, commands)
+    context = Context(dictionaries=dictionaries, hints={k: f.dual_hints for k, f in enumerate(files) if f.dual_hints},
+                      simps=SimpsTable(declared, written, simps_rules))
     context.translations = _translations(written, context)
     staged = [g for d in written for g in ([d] if d.alias else [d, *_generate(d, context)])]
     tree = Tree(files, (d for d in staged if d.alias is None))

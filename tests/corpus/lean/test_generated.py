@@ -20,7 +20,7 @@ def generated(fixtures_dir: Path) -> dict[str, dict]:
 def test_every_form_gives_its_records(generated: dict[str, dict]) -> None:
     made = Counter(r["derived_by"] for r in generated.values() if r["derived_by"])
     assert made == {"alias": 10, "to_additive": 6, "to_dual": 3, "to_fun": 1, "reassoc": 3, "elementwise": 1,
-                    "to_app": 1, "ext": 3, "mk_iff": 2, "simps": 3, "higher_order": 1}
+                    "to_app": 1, "ext": 3, "mk_iff": 2, "simps": 9, "higher_order": 1}
 
 
 def test_aliases_state_what_their_target_states(generated: dict[str, dict]) -> None:
@@ -74,4 +74,15 @@ def test_category_and_structure_lemmas(generated: dict[str, dict]) -> None:
     assert generated["FakeLib.is_good_iff"]["signature"] == "theorem is_good_iff : FakeLib.IsGood n ↔ 0 < n"
     assert "FakeLib.small_iff" in generated and "FakeLib.pt_iff" not in generated  # propositions only
     assert {"FakeLib.swapEquiv_apply", "FakeLib.swapEquiv_symm_apply", "FakeLib.laterEquiv_apply"} <= set(generated)
+
+
+def test_simps_without_names_follows_the_types_projections(generated: dict[str, dict]) -> None:
+    """`initialize_simps_projections` renames (`toFun → apply`) and puts first (`as_prefix`);
+    proofs (`left_inv : Inverse ..`, a `Prop`; `label_ne`, a relation) make no lemma; a parent's
+    fields count (`extends`); a type the tree does not declare (`Nat ≃ Nat`) gives nothing."""
+    made = {n for n, r in generated.items() if r["derived_by"] == "simps"}
+    assert {"FakeLib.plainEquiv_apply", "FakeLib.plainEquiv_symm_apply"} <= made
+    assert {"FakeLib.labelled_toFun", "FakeLib.labelled_invFun", "FakeLib.labelled_label"} <= made
+    assert "FakeLib.coe_univSub" in made
+    assert not {n for n in made if n.endswith(("left_inv", "label_ne")) or "unknownType" in n}
     assert "FakeLib.comp_thing'" in generated
