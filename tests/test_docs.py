@@ -95,3 +95,13 @@ def test_the_documentation_site_builds_strictly(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stderr
     assert (tmp_path / "site" / "ranking" / "index.html").is_file()
+
+
+def test_the_figures_page_lists_every_condition_with_the_page_that_shows_it() -> None:
+    from eval.check import CONDITIONS, load_conditions, pages_by_condition
+
+    listing = (DOCS / "figures.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([a-z0-9.-]+)` \| .* \| \[[^\]]+\]\(([^)]+)\) \|$", listing, re.M))
+    where = pages_by_condition()
+    expected = {c.name: str(where[c.name].relative_to(DOCS)) for c in load_conditions(CONDITIONS)}
+    assert rows == expected, "docs/figures.md, 'Every condition and the page that shows it', is not up to date"
