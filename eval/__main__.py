@@ -87,7 +87,7 @@ def _retrieval(args: argparse.Namespace) -> int:
 def rankings_with_settings(names: Sequence[str], settings: Sequence[str]) -> dict[str, Ranking | str]:
     """The registered variants `names` (checked), each as its name, or with `settings`
     applied (`Ranking.with_settings`: `dependents.weight=0.2`, `weights.names=0.6`, `rrf_k=5`,
-    ...) as a changed `Ranking`, so that every row of the README's tuning tables has a
+    ...) as a changed `Ranking`, so that every row of the documentation's tuning tables has a
     command. A setting one of the variants lacks is an error naming it: restrict `--variants`
     to those it applies to."""
     rankings: dict[str, Ranking | str] = {}

@@ -1,11 +1,12 @@
-"""`python -m eval check`: every figure the README reports, rerun from its command and compared.
+"""`python -m eval check`: every figure the documentation reports, rerun from its command and compared.
 
 `eval/conditions.yaml` lists each reported condition: the command that measures it, the JSON
 file the command writes, where each value sits in that file, the value expected and the
 tolerance. `check` runs the commands (all, or `--only NAME`), reads the values, prints OK
-(equal at the precision shown), `within tolerance` or FAIL for each, and rewrites the README's
-table of each condition between its markers, `<!-- check:NAME -->` and `<!-- /check:NAME -->`,
-with the values measured. `--accept` stores them as the new expected values; `--dry-run` lists
+(equal at the precision shown), `within tolerance` or FAIL for each, and rewrites the table of
+each condition between its markers, `<!-- check:NAME -->` and `<!-- /check:NAME -->`, with the
+values measured, in whichever page holds them: `README.md` or a page of the documentation site
+(`docs/**/*.md`; each condition's markers are in exactly one page). `--accept` stores them as the new expected values; `--dry-run` lists
 the conditions and their commands without running anything.
 
 A value's place in a JSON file is a path of dot-separated keys; `key[field=value,...]` picks
@@ -36,13 +37,12 @@ from search import config
 CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
 #: A condition's `output` when its command prints its JSON instead of writing a file.
 STDOUT = "stdout"
-README = config.REPO_DIR / "README.md"
 #: Placeholders a command may hold besides {out}, {index} and {shared}: each is given by the
-#: `check` option of its name, as (metavar, what it stands for and where the README says how
-#: to make one); a condition whose placeholder is not given reports that it needs it.
+#: `check` option of its name, as (metavar, what it stands for and which page says how to make
+#: one); a condition whose placeholder is not given reports that it needs it.
 PLACEHOLDERS = {
-    "postgres": ("DSN", "a PostgreSQL server holding the index (README, 'PostgreSQL backend')"),
-    "adapted": ("INDEX", "an index built with the adapted model (README, 'Domain adaptation')"),
+    "postgres": ("DSN", "a PostgreSQL server holding the index (docs/postgres.md)"),
+    "adapted": ("INDEX", "an index built with the adapted model (docs/ranking.md, 'Domain adaptation')"),
 }
 
 
@@ -104,7 +104,7 @@ def _interval(value: Any) -> str:
     return f"{_number(value):.3f}"
 
 
-#: Format name -> how a value is written in a README table.
+#: Format name -> how a value is written in a documentation table.
 FORMATS: dict[str, Callable[[Any], str]] = {
     "metric": _interval,
     "number": lambda v: f"{_number(v):.3f}",
@@ -327,16 +327,32 @@ def _marker(name: str) -> tuple[str, str]:
     return f"<!-- check:{name} -->", f"<!-- /check:{name} -->"
 
 
-def readme_conditions(text: str) -> list[str]:
-    """The condition names the README has markers for, in order."""
+def pages(root: Path = config.REPO_DIR) -> list[Path]:
+    """The pages that may hold a condition's table: the README and the documentation site's."""
+    return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+
+
+def marked_conditions(text: str) -> list[str]:
+    """The condition names a page has markers for, in order."""
     return re.findall(r"<!-- check:([a-z0-9][a-z0-9.-]*) -->", text)
+
+
+def pages_by_condition(root: Path = config.REPO_DIR) -> dict[str, Path]:
+    """Condition name -> the page holding its markers; ValueError when two pages hold the same."""
+    found: dict[str, Path] = {}
+    for page in pages(root):
+        for name in marked_conditions(page.read_text(encoding="utf-8")):
+            if name in found:
+                raise ValueError(f"condition {name} has markers in {found[name]} and in {page}")
+            found[name] = page
+    return found
 
 
 def rewrite(text: str, condition: Condition, values: Mapping[str, Any]) -> str:
     """`text` with the table between the condition's markers replaced."""
     start, end = _marker(condition.name)
     if start not in text or end not in text:
-        raise ValueError(f"the README has no markers {start} ... {end}")
+        raise ValueError(f"no markers {start} ... {end}")
     before, rest = text.split(start, 1)
     _, after = rest.split(end, 1)
     return f"{before}{start}\n{table(condition, values)}\n{end}{after}"
@@ -366,7 +382,7 @@ def _check(args: argparse.Namespace) -> int:
                   f"conditions: {', '.join(c.name for c in conditions)}", file=sys.stderr)
             return 2
         conditions = [c for c in conditions if c.name in args.only]
-    readme = Path(args.readme)
+    root = Path(args.root)
     if args.dry_run:
         for c in conditions:
             tolerance = f"{c.tolerance:g}{' relative' if c.relative else ''}"
@@ -378,7 +394,8 @@ def _check(args: argparse.Namespace) -> int:
         return 0
     failed = False
     outcomes = []
-    text = readme.read_text(encoding="utf-8")
+    where = pages_by_condition(root)
+    texts = {page: page.read_text(encoding="utf-8") for page in set(where.values())}
     given = {name: getattr(args, name) for name in PLACEHOLDERS}
     runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index), given)
     for condition in conditions:
@@ -396,9 +413,12 @@ def _check(args: argparse.Namespace) -> int:
                 shown = FORMATS[column.format](outcome.values[key])
                 print(f"  {said:<16} {key}: {shown}" + (f" (expected {_stored(expected)})" if expected is not None else ""))
         print(f"  ({outcome.seconds:.1f} s)")
-        if not outcome.errors and condition.name in readme_conditions(text):
-            text = rewrite(text, condition, outcome.values)
-    readme.write_text(text, encoding="utf-8")
+        if not outcome.errors and condition.name in where:
+            page = where[condition.name]
+            texts[page] = rewrite(texts[page], condition, outcome.values)
+    for page, text in texts.items():
+        if text != page.read_text(encoding="utf-8"):
+            page.write_text(text, encoding="utf-8")
     if args.accept:
         _accept(Path(args.conditions), [o for o in outcomes if not o.errors])
     return 1 if failed else 0
@@ -406,7 +426,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser(
-        "check", help="rerun every figure the README reports and compare it with what is expected",
+        "check", help="rerun every figure the documentation reports and compare it with what is expected",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("--only", action="append", metavar="NAME", help="this condition only (repeatable)")
@@ -417,5 +437,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         check.add_argument(f"--{name}", default="", metavar=metavar, help=f"{{{name}}} in a command: {meaning}")
     check.add_argument("--out", help="keep each command's output under OUT/NAME (default: a temporary directory)")
     check.add_argument("--conditions", default=str(CONDITIONS), help="the conditions file")
-    check.add_argument("--readme", default=str(README), help="the file whose marked tables are rewritten")
+    check.add_argument("--root", default=str(config.REPO_DIR),
+                       help="the folder whose README.md and docs/**/*.md have their marked tables rewritten")
     check.set_defaults(run=_check)

@@ -28,7 +28,7 @@ METRICS: dict[str, str] = {
     "R@50": "recall@50",
     "R@100": "recall@100",
 }
-#: The metric every headline, paired test and README comparison is made on.
+#: The metric every headline, paired test and documented comparison is made on.
 PRIMARY = "nDCG@10"
 #: How many results are judged: the deepest cut-off of any metric.
 DEPTH = max(int(name.split("@")[1]) for name in METRICS.values())

@@ -3,7 +3,7 @@
 Reads the per-query ranks that `python -m eval retrieval` wrote (`eval/results/<set>.json`),
 groups the queries by style and by topic (the gold's Mathlib top-level folder), and prints the
 worst groups as Markdown, each with missed queries and what the engine returned for them, so
-that misses are studied and not only counted (README, "Where it still misses").
+that misses are studied and not only counted (docs/ranking.md, "Where it still misses").
 """
 
 from __future__ import annotations

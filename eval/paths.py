@@ -1,7 +1,7 @@
 """Where the evaluation writes by default, and where a run told `--out DIR` writes instead.
 
-Reports go to eval/results/ and charts to figures/, the files the README shows. A run given
-another `--out` writes everything it makes under that directory, so that a trial run never
+Reports go to eval/results/ and charts to figures/, the files the documentation shows. A run
+given another `--out` writes everything it makes under that directory, so that a trial run never
 touches the repository's committed results.
 """
 

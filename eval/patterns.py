@@ -17,7 +17,7 @@ order. A brute-force matcher (`eval/pattern_reference.py`) then judges, on a sam
 patterns, a sample of records (the hits, the candidates that mention the pattern's constants,
 and random records) one by one; the fast matcher must find the same hits there. Latency is
 the time of `LoogleSearch.search` (what `GET /json` calls) per pattern, over the whole index,
-for the generated patterns and for the README's examples, whose first hits are listed too: the
+for the generated patterns and for the examples of docs/loogle.md, whose first hits are listed too: the
 wall time, and the process's CPU time, which other jobs on a shared machine do not inflate.
 """
 
@@ -40,7 +40,7 @@ from eval.paths import RESULTS_DIR
 from eval.report import json_number, markdown_table
 from eval.stats import bootstrap
 
-#: The README's example patterns ("Loogle patterns"), in its order.
+#: The example patterns of docs/loogle.md, in its order.
 EXAMPLES = (
     "_ * (_ ^ _)", "?a * ?b = ?b * ?a", "(?a → ?b) → List ?a → List ?b", "Real.sqrt ?a * Real.sqrt ?a",
     "⊢ tsum _ = _ * tsum _", "|- _ < _ → tsum _ < tsum _", 'Real.sin, "two"', "Finset.card (_ ∪ _)",

@@ -31,7 +31,7 @@ class Published:
     recall10: float
 
 
-#: As their authors published them (README, "Ranking and its evaluation", says where).
+#: As their authors published them (docs/ranking.md, "MathlibQR dev half", says where).
 PUBLISHED = (
     Published("LeanExplore", 0.393, 0.569),
     Published("LeanFinder", 0.533, 0.698),

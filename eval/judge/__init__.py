@@ -1,4 +1,4 @@
-"""The LLM-judged comparison of search engines, after the LeanExplore paper's protocol (README, "Judged comparison").
+"""The LLM-judged comparison of search engines, after the LeanExplore paper's protocol (docs/figures.md, "Judged comparison").
 
 Per query, the top results of three engines are shown blind as Engine A, B and C, in an order
 drawn anew for every query and run and recorded; the judge reasons, then ends with one ranking

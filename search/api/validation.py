@@ -1,6 +1,6 @@
 """The checks every API shape and MCP tool applies to a request, and the error they answer with.
 
-The numbers live in `search.config` (README, "HTTP API and MCP"); they are applied here, so
+The numbers live in `search.config` (docs/api.md); they are applied here, so
 that a query or a ranking variant is checked the same way whichever door it came in by.
 """
 

@@ -1,7 +1,7 @@
 """The ranking variants, by name: the one registry that the CLI, the app, the APIs, the MCP
 tools, the evaluation and the tests read.
 
-A new variant is one `register` call (README, "Ranking and its evaluation", shows one):
+A new variant is one `register` call (docs/ranking.md, "Adding a ranking variant", shows one):
 
     from search.engine.ranking import Fusion, Ranking
     from search.engine.variants import register
@@ -69,7 +69,7 @@ register("rrf", Ranking(
 ))
 #: Weighted RRF over every signal with a small k, so that a record near the top of one signal
 #: counts; exact names first; priors for the statements others build on. Chosen on MathlibQR's
-#: dev half (README, "Ranking and its evaluation", has a command per row of that choice).
+#: dev half (docs/ranking.md, "How `default` got there", has a command per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
     signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled", "types"),

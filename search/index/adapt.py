@@ -16,7 +16,7 @@ The loss is sentence-transformers' MultipleNegativesRankingLoss: each query agai
 passage of its batch, in batches drawn at random. (Batches of one file's declarations, whose
 negatives are the ones a search must tell apart, made the model worse on a pool of the dev
 golds and 5,000 declarations, dense alone: R@10 0.766 as shipped, 0.648 after 20,000 pairs
-in such batches, 0.768 after 8,000 pairs in random ones; README, "Domain adaptation".)
+in such batches, 0.768 after 8,000 pairs in random ones; docs/ranking.md, "Domain adaptation".)
 Training is seeded; the output is the sentence-transformers directory plus its int8 ONNX
 export (the serving model), which `python -m search build --model DIR` copies into the index.
 """

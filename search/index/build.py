@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 #: Embedding profiles: `quality` embeds every record's text view at 120 characters / 48
 #: tokens; `fast` cuts it to 100 / 40 and embeds group heads only, trading retrieval quality
-#: for build time (README, "Build time and memory", gives both with their commands).
+#: for build time (docs/index-and-corpora.md, "Build time and memory", gives both with their commands).
 PROFILES = {
     "quality": {"text_chars": 120, "max_length": 48, "heads_only": False},
     "fast": {"text_chars": 100, "max_length": 40, "heads_only": True},

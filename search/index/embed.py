@@ -4,7 +4,7 @@ Two backends compute the same model:
 - `torch`: sentence-transformers as published (full precision);
 - `onnx-int8`: the same transformer exported to ONNX and dynamically quantised to int8,
   run by onnxruntime: about three times faster on a 2-core CPU, at a small cost in fidelity
-  (measured and reported in the README). The export is made locally from the model's own
+  (measured and reported in docs/index-and-corpora.md). The export is made locally from the model's own
   weights, once, and cached; nothing is downloaded.
 An index records its model and backend, and queries are embedded the same way.
 """

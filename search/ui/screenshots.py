@@ -1,4 +1,4 @@
-"""Screenshots of the running app for the README: `python -m search.ui.screenshots [--url URL]`.
+"""Screenshots of the running app for the README and docs/: `python -m search.ui.screenshots [--url URL]`.
 
 Start the app first (`python app.py --index index`); each shot opens a shareable search URL
 in Debian's Chromium (Playwright), waits for the result cards and the typeset math, and

@@ -1,5 +1,5 @@
 """Loogle's term patterns through `GET /json`, read back as LeanSearchClient's `#loogle` reads
-them: the eight patterns of the README, and bad patterns answered with a message."""
+them: the eight patterns of docs/loogle.md, and bad patterns answered with a message."""
 
 from __future__ import annotations
 

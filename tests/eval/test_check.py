@@ -1,4 +1,4 @@
-"""`python -m eval check`: paths into JSON, verdicts, README tables between markers, accepted
+"""`python -m eval check`: paths into JSON, verdicts, tables between markers in the README or a docs page, accepted
 values written back, and one real condition rerun (the records of every shared corpus)."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from eval.__main__ import main
-from eval.check import CONDITIONS, FORMATS, README, Column, Runner, Condition, Row, _accept, Outcome, load_conditions, lookup, readme_conditions, rewrite, verdict
+from eval.check import (CONDITIONS, FORMATS, Column, Runner, Condition, Row, _accept, Outcome, load_conditions, lookup,
+                        marked_conditions, pages, pages_by_condition, rewrite, verdict)
+from search import config
 
 REPORT = {
     "summary": [
@@ -52,7 +54,7 @@ def test_a_condition_on_postgresql_says_it_needs_a_server(tmp_path: Path) -> Non
                           output="x.json", rows=[Row("default", "default")], columns=[Column("n", "a")])
     outcome = Runner(tmp_path, tmp_path).run(condition)
     assert outcome.values == {} and outcome.errors == [
-        "needs --postgres DSN: a PostgreSQL server holding the index (README, 'PostgreSQL backend')"]
+        "needs --postgres DSN: a PostgreSQL server holding the index (docs/postgres.md)"]
     assert condition.command_line(condition.rows[0], tmp_path, tmp_path, {"postgres": "postgresql://h/db"})[5] == "postgresql://h/db"
 
 
@@ -102,9 +104,22 @@ def test_accepted_values_are_written_back_and_read_again(tmp_path: Path) -> None
     assert path.read_text().startswith("# comment kept\n")
 
 
-def test_every_condition_has_readme_markers_and_every_marker_a_condition() -> None:
+def test_every_condition_has_markers_in_one_page_and_every_marker_a_condition() -> None:
     names = [c.name for c in load_conditions(CONDITIONS)]
-    assert sorted(readme_conditions(README.read_text(encoding="utf-8"))) == sorted(names)
+    marked = [name for page in pages() for name in marked_conditions(page.read_text(encoding="utf-8"))]
+    assert sorted(marked) == sorted(names)  # each once: pages_by_condition refuses a name in two pages
+    where = pages_by_condition()
+    assert {page.relative_to(config.REPO_DIR).parts[0] for page in where.values()} <= {"README.md", "docs"}
+
+
+def test_markers_are_found_in_the_readme_and_in_docs_pages_at_any_depth(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    (tmp_path / "README.md").write_text("<!-- check:a -->\n<!-- /check:a -->\n")
+    (tmp_path / "docs" / "deep" / "page.md").write_text("x\n<!-- check:b -->\nold\n<!-- /check:b -->\n")
+    assert pages_by_condition(tmp_path) == {"a": tmp_path / "README.md", "b": tmp_path / "docs" / "deep" / "page.md"}
+    (tmp_path / "docs" / "other.md").write_text("<!-- check:b -->\n<!-- /check:b -->\n")
+    with pytest.raises(ValueError, match="condition b has markers in"):
+        pages_by_condition(tmp_path)
 
 
 def test_dry_run_lists_every_condition(capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,11 +130,20 @@ def test_dry_run_lists_every_condition(capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.integration
 def test_the_record_counts_check_passes(shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    readme = tmp_path / "README.md"
-    shutil.copy(README, readme)
-    code = main(["check", "--only", "records-default", "--only", "records-lean-kinds", "--readme", str(readme),
+    """Rerun on a copy of the pages: the docs page holding the tables is rewritten in place, unchanged
+    when the figures are; a page whose table was altered gets it back."""
+    root = tmp_path / "pages"
+    shutil.copytree(config.REPO_DIR / "docs", root / "docs", symlinks=True)
+    shutil.copy(config.REPO_DIR / "README.md", root / "README.md")
+    page = pages_by_condition(root)["records-default"]
+    assert page.parent.name == "docs"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original.replace("| **all** | 315,419 |", "| **all** | 1 |"), encoding="utf-8")
+    code = main(["check", "--only", "records-default", "--only", "records-lean-kinds", "--root", str(root),
                  "--out", str(tmp_path / "out")])
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "FAIL" not in printed and "NEW" not in printed and printed.count("  OK ") >= 9 + 30
-    assert readme.read_text(encoding="utf-8") == README.read_text(encoding="utf-8")
+    assert page.read_text(encoding="utf-8") == original
+    assert {p.name: p.read_text(encoding="utf-8") for p in pages(root)} == {
+        p.name: p.read_text(encoding="utf-8") for p in pages()}

@@ -24,4 +24,6 @@ def test_readme_front_matter_is_a_gradio_space_of_this_repository() -> None:
     assert data["license"] == project["license"].lower()
     assert data["title"] and data["emoji"]
     assert 0 < len(data["short_description"]) <= 60  # the Hub's limit
-    assert "## Deploy" in card.text and "INDEX_DIR=hf://datasets/" in card.text
+    # The landing page links the deployment steps, which name the index a Space serves.
+    assert "(docs/deploying.md)" in card.text
+    assert "INDEX_DIR=hf://datasets/" in (config.REPO_DIR / "docs" / "deploying.md").read_text(encoding="utf-8")

@@ -4,8 +4,7 @@ a fixed time, with each failure, the latency percentiles and the server's memory
 
 `python -m tests.reliability.load --index DIR [--clients 50] [--seconds 60] [--workers N]`
 starts `python app.py` over DIR (rate limit off: the clients are one address), warms it up
-with the same load, then loads it and prints the figures as JSON (README, "Limits and
-guarantees"). Memory is PSS summed over the app's processes (tests/live_server.py), sampled
+with the same load, then loads it and prints the figures as JSON (docs/limits.md). Memory is PSS summed over the app's processes (tests/live_server.py), sampled
 every 5 s at most.
 """
 

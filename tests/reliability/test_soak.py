@@ -2,7 +2,7 @@
 over the full default index (`INDEX_DIR`), with every kind of request (the page, the three
 imitated APIs, native searches, votes): no request fails, and the memory of the whole server
 (PSS summed over its processes) stays flat over the last half. `-m slow`; the figures are in
-the README ("Limits and guarantees")."""
+docs/limits.md."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@
 uses the first group only, as it always has; Loogle patterns and the statements they are
 matched against (`expr.Reading.TERMS`) use all of them, so that a pattern written with
 notation and one written with constants find the same statements: `∑ x ∈ s, f x` is
-`Finset.sum s (fun x => f x)`, `‖x‖` is `Norm.norm x`, `a > b` is `b < a`. README ("Loogle
-patterns") prints every entry; `tests/corpus/lean/test_expr.py` checks that it does.
+`Finset.sum s (fun x => f x)`, `‖x‖` is `Norm.norm x`, `a > b` is `b < a`. docs/loogle.md
+("Notation") prints every entry; `tests/corpus/lean/test_expr.py` checks that it does.
 
 Known approximations: a notation Mathlib scopes reads as the one listed (`π` is `Real.pi`,
 `#s` is `Finset.card` except where `SCOPED` says otherwise); a name bound in the statement
@@ -162,7 +162,7 @@ SYMBOLS: tuple[str, ...] = (
 
 def documented() -> list[tuple[str, str]]:
     """Every entry of the tables above as (notation as written, what it reads as), in the
-    tables' order: the README's "Loogle patterns" table, which a test keeps in step."""
+    tables' order: docs/loogle.md's notation table, which a test keeps in step."""
     rows: list[tuple[str, str]] = []
     rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS}.items()]
     rows += [(f"`x{op}`", f"`{name} x`") for op, name in POSTFIX.items()]

@@ -92,7 +92,7 @@ def require_extension(connection: psycopg.Connection, extension: str) -> None:
     except psycopg.Error as error:
         raise IndexLoadError(
             f"the PostgreSQL server cannot provide the extension {extension} ({one_line(error)}); "
-            "see README, \"PostgreSQL backend\""
+            "see docs/postgres.md"
         ) from error
 
 

