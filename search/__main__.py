@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from search import config
+from search.corpus.sources import default_sources
 from search.engine import variants
 from search.feedback.export import FORMATS
 from search.index.adapt import AdaptOptions
@@ -22,7 +23,7 @@ def _build(args: argparse.Namespace) -> int:
     from search.index.build import build_index
 
     options = BuildOptions(
-        sources=args.sources or config.DEFAULT_SOURCES,
+        sources=args.sources or default_sources(),
         model=args.model,
         backend=args.backend,
         views=tuple(args.views.split(",")),
@@ -52,7 +53,7 @@ def _adapt(args: argparse.Namespace) -> int:
         learning_rate=args.learning_rate, seed=args.seed, progress=not args.quiet,
     )
     try:
-        report = adapt_model(load_records(args.sources or config.DEFAULT_SOURCES).statements, Path(args.out), options)
+        report = adapt_model(load_records(args.sources or default_sources()).statements, Path(args.out), options)
     except ValueError as error:
         print(f"python -m search adapt: {error}", file=sys.stderr)
         return 2
@@ -70,7 +71,7 @@ def _records(args: argparse.Namespace) -> int:
 
     from search.corpus.sources import load_records
 
-    corpus = load_records(args.sources or config.DEFAULT_SOURCES)
+    corpus = load_records(args.sources or default_sources())
     counts = corpus.counts()
     if args.out:
         with Path(args.out).open("w", encoding="utf-8") as handle:

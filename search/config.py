@@ -112,16 +112,37 @@ LEAN_SOURCES = ("mathlib", "batteries", "physlean")
 LEAN_SOURCE_DIR = LEAN_CORPUS_DIR / "src"
 #: The library folders of each shared Lean project: a repository's tests, scripts and
 #: archives (mathlib4's `MathlibTest/`, `Archive/`, `Counterexamples/`) are not the library.
-LEAN_LIBRARIES = {"mathlib": ("Mathlib",), "batteries": ("Batteries",), "physlean": ("PhysLean",)}
+LEAN_LIBRARIES = {"mathlib": ("Mathlib",), "batteries": ("Batteries",), "physlean": ("PhysLean",),
+                  "lean": ("Init", "Std", "Lean")}
 #: Upstream repositories of the shared Lean projects, for links to a declaration's source.
 LEAN_UPSTREAMS = {
     "mathlib": "leanprover-community/mathlib4",
     "batteries": "leanprover-community/batteries",
     "physlean": "HEPLean/PhysLean",
+    "lean": "leanprover/lean4",
 }
+#: Where a project's tree sits in its upstream repository, when not at the top (core's is in `src/`).
+LEAN_UPSTREAM_FOLDERS = {"lean": "src/"}
+#: Lean's core library (`Init`, `Std`, `Lean`), which no shared corpus holds: a toolchain has its
+#: sources (`<ELAN_HOME>/toolchains/<version>/src/lean/`), which `python -m search build` adds
+#: as the source `lean` when elan has one (search/corpus/lean/toolchain.py), or from
+#: `--sources lean=PATH`. Until an index holds it, names in core's namespaces that the index
+#: lacks are answered with a sentence saying so (search/engine/core.py).
+LEAN_CORE_SOURCE = "lean"
+ELAN_HOME = Path(os.environ.get("ELAN_HOME") or Path.home() / ".elan")
+LEAN_CORE_NAMESPACES = frozenset({
+    "Nat", "Int", "List", "Array", "Option", "String", "Char", "Bool", "Fin", "UInt8", "UInt16", "UInt32",
+    "UInt64", "USize", "Float", "Prod", "Sum", "Sigma", "PSigma", "Subtype", "Function", "Eq", "Ne", "HEq",
+    "Iff", "And", "Or", "Not", "Decidable", "Classical", "Quot", "Quotient", "Setoid", "Std", "Lean", "IO",
+    "Except", "ExceptT", "ReaderT", "StateT", "Id", "Thunk", "Task", "ByteArray", "Substring", "PUnit",
+    "Unit", "True", "False", "Exists", "BEq", "Hashable", "Ord", "Ordering", "Max", "Min", "HAdd", "HMul",
+    "HSub", "HDiv", "HPow", "Add", "Mul", "Sub", "Div", "Neg", "Pow", "LE", "LT", "Membership", "Functor",
+    "Monad", "Applicative", "Seq", "Bind", "Pure", "Inhabited", "Nonempty", "Empty", "PEmpty", "Subsingleton",
+    "WellFounded", "Acc", "Vector", "BitVec", "Rat", "Init",
+})
 #: Licences of the shared Lean corpora, as ../shared/corpora/lean/README.md states them (the
 #: LaTeX corpora state theirs in ../shared/corpora/latex/manifest.json).
-LEAN_LICENCES = {"mathlib": "Apache-2.0", "batteries": "Apache-2.0", "physlean": "Apache-2.0"}
+LEAN_LICENCES = {"mathlib": "Apache-2.0", "batteries": "Apache-2.0", "physlean": "Apache-2.0", "lean": "Apache-2.0"}
 LATEX_SOURCES = ("stacks", "openlogic", "hott", "napkin", "cring")
 DEFAULT_SOURCES = LEAN_SOURCES + LATEX_SOURCES
 

@@ -18,7 +18,7 @@ from search.api.filters import FilterCatalogue
 from search.engine.graph import DependencyGraph
 from search.engine.names import nearest
 from search.api.validation import ApiError, check_count, check_variant, clean_query
-from search.engine import variants
+from search.engine import core, variants
 from search.engine.engine import Engine, Result
 from search.index.store import Index
 from search.record import Statement
@@ -87,7 +87,9 @@ class SearchService:
         _, _, name = record_id.rpartition(":")
         same_name = self.index.records.column("id", self.index.by_name.get(name.lower(), []))
         suggestions = same_name or nearest(record_id, self.index.position, scorer=fuzz.ratio)
-        raise ApiError(404, f"no statement has the id {record_id!r}", suggestions=suggestions)
+        absent = core.note(self.index.manifest, name)
+        raise ApiError(404, f"no statement has the id {record_id!r}" + (f" ({absent})" if absent else ""),
+                       suggestions=suggestions)
 
     def revision(self, source: str) -> str:
         """The upstream commit a source was indexed at ("" when unknown, e.g. a user's data)."""

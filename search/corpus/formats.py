@@ -111,9 +111,11 @@ def _lean_licence(source: "Source", row: dict[str, Any]) -> str:
     a shared corpus (config.LEAN_LICENCES), else unknown."""
     if row.get("licence"):
         return str(row["licence"])
+    from search.corpus.lean.toolchain import release_of
+
     folder = source.path.parent.resolve()
     shared = folder in (config.LEAN_CORPUS_DIR.resolve(), config.LEAN_SOURCE_DIR.resolve())
-    return config.LEAN_LICENCES.get(source.name, "") if shared else ""
+    return config.LEAN_LICENCES.get(source.name, "") if shared or release_of(source.path) else ""
 
 
 @corpus_format
@@ -140,8 +142,10 @@ class LeanSource:
         from search.corpus.lean.tree import parse_lean_project
 
         project = open_lean_project(source.path)
+        commit = project.commit or self.commit(source)
         upstream = config.LEAN_UPSTREAMS.get(source.name)
-        url_base = f"https://github.com/{upstream}/blob/{project.commit}/" if upstream and project.commit else ""
+        folder = config.LEAN_UPSTREAM_FOLDERS.get(source.name, "")
+        url_base = f"https://github.com/{upstream}/blob/{commit}/{folder}" if upstream and commit else ""
         tree = parse_lean_project(project, source.name, url_base, config.LEAN_LIBRARIES.get(source.name, ()))
         lists = project.docs_lists()
         docs = None if lists else _lean_companion(source.path, "_docs")
@@ -150,9 +154,11 @@ class LeanSource:
         return _lean_records(tree.records, source, module_docs, famous)
 
     def commit(self, source: "Source") -> str:
+        """The commit `git archive` wrote into an archive, or a toolchain's release for its core."""
         from search.corpus.lean.project import archive_commit
+        from search.corpus.lean.toolchain import release_of
 
-        return archive_commit(source.path) if source.path.is_file() else ""
+        return archive_commit(source.path) if source.path.is_file() else release_of(source.path)
 
     def licence(self, source: "Source") -> str:
         return _lean_licence(source, {})

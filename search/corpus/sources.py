@@ -100,6 +100,15 @@ class Corpus:
         return {source: dict(sorted(kinds.items())) for source, kinds in counts.items()}
 
 
+def default_sources(elan_home: Path | None = None) -> tuple[str, ...]:
+    """The corpora a build reads when none are named: every shared one, and Lean's core library
+    when elan installed a toolchain (`lean=<toolchain>/src/lean`, the newest)."""
+    from search.corpus.lean.toolchain import core_sources
+
+    core = core_sources(elan_home)
+    return config.DEFAULT_SOURCES + ((f"{config.LEAN_CORE_SOURCE}={core.path}",) if core else ())
+
+
 def load_records(specs: Sequence[str]) -> Corpus:
     """Records of every source, then the links between sources (Mathlib's `@[stacks]`)."""
     statements: list[Statement] = []

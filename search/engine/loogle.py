@@ -36,6 +36,7 @@ from rapidfuzz import fuzz
 
 from search.corpus.lean import notation
 from search.corpus.lean.syntax import TERM_BRACKETS, Token, term_tokens
+from search.engine import core
 from search.engine.engine import Engine
 from search.engine.graph import DependencyGraph
 from search.engine.names import SUGGESTIONS, nearest
@@ -124,6 +125,8 @@ class LoogleSearch:
             itself, stated, referring = self._constant(query, name)
             firsts.update(itself.tolist())
             found = _and(found, np.concatenate((itself, stated, referring)))
+            if not len(itself) and (absent := core.note(self.index.manifest, name)):
+                lines.append(f"{name} itself is not a declaration here: {absent}.")
         pattern_constants = [c for p in patterns for c in p.constants if c not in constants]
         if pattern_constants:
             found = _and(found, self._matcher().candidates(pattern_constants))
@@ -177,7 +180,9 @@ class LoogleSearch:
         if len(own) or len(stated):
             return own, stated, np.setdiff1d(referring, stated)
         options = self._namespaced(name) or self._close(name)
-        raise QueryError(f"Unknown identifier '{name}'", [_replace(query, query.find(name), name, n) for n in options])
+        absent = core.note(self.index.manifest, name)
+        raise QueryError(f"Unknown identifier '{name}'" + (f" ({absent})" if absent else ""),
+                         [_replace(query, query.find(name), name, n) for n in options])
 
     def _named(self, name: str) -> list[int]:
         """The Lean records named `name` (as written), through the index's lowercased names

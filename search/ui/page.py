@@ -16,7 +16,7 @@ from search import config
 from search.api.indexes import Indexes
 from search.api.service import SearchService
 from search.api.validation import ApiError
-from search.engine import variants
+from search.engine import core, variants
 from search.feedback.ballot import Ballot, VoteRefused
 from search.feedback.store import FeedbackError, Vote
 from search.ui.cards import attribute, card_markdown, literal
@@ -188,6 +188,8 @@ class SearchPage:
     def version_markdown(self) -> str:
         """Each index's version for the page: record count, corpus commits and build date."""
         lines = [f"{len(view.service.index.records):,} records, {attribute(view.service.index.version)}"
+                 + ("" if core.holds_core(view.service.index.manifest) or not view.service.lean_sources
+                    else "; Lean core (Init, Std, Lean) not included")
                  for view in self.views.values()]
         if len(lines) == 1:
             return f"**Index:** {lines[0]}"

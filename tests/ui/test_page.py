@@ -111,6 +111,8 @@ def test_a_server_with_several_indexes_searches_and_votes_on_the_one_chosen(
     page = SearchPage(Indexes({"books": service, "mathlib-small": other}),
                       Ballot.open(FeedbackStore(tmp_path / "votes.sqlite")))
     assert page.names == ["books", "mathlib-small"] and "**Indexes:**" in page.version_markdown()
+    # Each index of Lean declarations says that Lean core is not among them.
+    assert page.version_markdown().count("Lean core (Init, Std, Lean) not included") == 2
     checked, notes = page.check(SearchRequest("ring", {"source": ["stacks"]}, index="mathlib-small"))
     assert checked.index == "mathlib-small" and "source" not in checked.filters  # that index has no Stacks
     assert page.check(SearchRequest("x", index="books"))[0].index == ""  # the default is left out of URLs

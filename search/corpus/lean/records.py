@@ -10,7 +10,7 @@ from search.record import Statement
 
 
 def docs_url(module: str, name: str) -> str:
-    """The doc-gen4 page of a declaration (Mathlib's docs site hosts Batteries too)."""
+    """The doc-gen4 page of a declaration (Mathlib's docs site hosts Batteries and Lean core too)."""
     return f"{config.MATHLIB_DOCS_URL}/{module.replace('.', '/')}.html#{name}"
 
 
@@ -50,7 +50,7 @@ def head_statement(row: dict[str, Any], source: str, name: str) -> Statement:
         line=int(row.get("line") or 0),
         end_line=int(row.get("end_line") or 0),
         url=row.get("url") or "",
-        doc_url=docs_url(module, name) if source in ("mathlib", "batteries") else "",
+        doc_url=docs_url(module, name) if source in ("mathlib", "batteries", config.LEAN_CORE_SOURCE) else "",
         package=package_of(module),
         deps=list(row.get("refs") or []),
         attributes=list(row.get("attributes") or []),
