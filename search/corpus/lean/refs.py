@@ -9,7 +9,7 @@ can see (earlier in its file or in its `mutual` block, or imported and not priva
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from search.corpus.lean.decl import Decl, SourceFile
 from search.corpus.lean.syntax import Token, clean_name, glued, group_end, join_name, split_name
@@ -29,7 +29,7 @@ _BINDER_INTRO = frozenset({"fun", "λ", "∀", "∃", "∃!", "Π", "Σ", "∑",
                            "∮", "∑'", "∏'", "⨁", "∐", "assume"})
 _BINDER_STOP = frozenset({",", "=>", "↦", ":", "∈", "∉", "<", "≤", ">", "≥", "≠", "⊆", "⊂", "in",
                           ":=", "|"})
-_TACTIC_INTRO = frozenset({"intro", "intros", "rintro", "rintros", "obtain", "rcases", "ext", "ext1",
+_TACTIC_INTRO = frozenset({"intro", "intros", "rintro", "rintros", "obtain", "ext", "ext1",
                            "funext", "by_contra", "by_contra!", "by_cases", "rename_i", "choose",
                            "choose!", "set", "generalize", "have", "haveI", "let", "letI", "with",
                            "case", "case'", "next", "wlog", "contrapose!", "peel", "replace"})
@@ -178,6 +178,7 @@ class Tree:
         self.index: dict[str, list[Decl]] = {}
         self.namespaces: set[str] = set()
         self._groups: dict[tuple, tuple[list[list[Decl]], list[Decl]]] = {}
+        self._opened: dict[tuple, tuple[str, ...]] = {}
         module_ids = {f.module: k for k, f in enumerate(files)}
         imports = [[module_ids[m] for m in f.imports if m in module_ids] for f in files]
         self.closure = _import_closure(imports)
@@ -195,6 +196,7 @@ class Tree:
     def forget(self) -> None:
         """Drop cached name look-ups (they are per file in practice; this bounds memory)."""
         self._groups.clear()
+        self._opened.clear()
 
     def visible(self, target: Decl, viewer: Decl) -> bool:
         """Earlier in the same file (or the same `mutual` block), or imported and not private."""
@@ -204,20 +206,27 @@ class Tree:
             return target.order < viewer.order or (target.mutual >= 0 and target.mutual == viewer.mutual)
         return not target.private and bool(self.closure[viewer.file] >> target.file & 1)
 
-    def open_name(self, written: str, namespace: str) -> str:
-        """`open Limits` inside `CategoryTheory` opens `CategoryTheory.Limits` if it exists."""
-        for ns in _prefixes(namespace):
-            if join_name(ns, written) in self.namespaces:
-                return join_name(ns, written)
-        return written
+    def opened(self, opens: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+        """The namespaces `open`s name, each read as Lean reads it: inside the namespace it is
+        written in (`open Limits` inside `CategoryTheory`), else inside one opened before it
+        (`open CategoryTheory Limits`), else as written; in order, without repeats."""
+        key = tuple(opens)
+        hit = self._opened.get(key)
+        if hit is None:
+            resolved: list[str] = []
+            for written, namespace in opens:
+                candidates = [join_name(ns, written) for ns in _prefixes(namespace)[:-1]]
+                candidates += [join_name(o, written) for o in resolved]
+                resolved.append(next((c for c in candidates if c in self.namespaces), written))
+            hit = self._opened[key] = tuple(dict.fromkeys(resolved))
+        return hit
 
     def context(self, d: Decl) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Namespaces searched for `d`'s names, innermost first (its own name's prefix,
         which Lean opens for the body, then the enclosing namespaces), and its opens."""
         own = ".".join(split_name(d.name)[:-1]) if d.name else d.namespace
         levels = tuple(dict.fromkeys(_prefixes(own)[:-1] + _prefixes(d.namespace)[:-1]))
-        opens = tuple(dict.fromkeys(self.open_name(w, ns) for w, ns in d.opens))
-        return levels, opens
+        return levels, self.opened(d.opens)
 
     def _candidates(self, name: str, levels: tuple, opens: tuple) -> tuple[list[list[Decl]], list[Decl]]:
         """Declarations `name` could mean, before visibility: one list per namespace level

@@ -33,10 +33,12 @@ import gzip
 import json
 import re
 from contextlib import contextmanager
+from multiprocessing import get_context
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from search import config
 from search.corpus.lean.attributes import AttributeItem, deprecation, parse_item
 from search.corpus.lean.commands import FileParser, attribute_names
 from search.corpus.lean.decl import Decl, SourceFile, top_level_colon
@@ -198,24 +200,59 @@ def _read_dictionaries(module: str, code: str, dictionaries: dict[str, NameDicti
             dictionaries[word] = read_dictionary(code, dictionaries[word])
 
 
-def parse_sources(sources: Iterable[tuple[str, str]]) -> tuple[list[SourceFile], list[Decl], Tree]:
-    """Pass 1 on every `(path, text)` file, then names, generated declarations, aliases and
-    refs over the tree. Texts are dropped after pass 1 so that memory stays proportional to
-    the records, not to the sources."""
+@dataclass
+class _ReadFile:
+    """What pass 1 makes of one file: the file, its declarations, its `attribute [...]` and
+    `initialize_simps_projections` commands, and its code when it defines translation
+    dictionaries (Mathlib's `Translate` sources)."""
+
+    file: SourceFile
+    decls: list[Decl]
+    commands: list[_AttributeCommand]
+    simps_rules: list[tuple[int, str, str, str]]
+    dictionary_code: str
+
+
+def _read_file(item: tuple[int, str, str]) -> _ReadFile:
+    """Pass 1 on one file (run in worker processes for a large tree)."""
+    k, path, text = item
+    lexed = lex(text)
+    parser = FileParser(lexed, k)
+    decls = parser.parse()
+    module = module_name(path)
+    defines = module == GUESS_NAME_MODULE or module in TRANSLATION_MODULES.values()
+    return _ReadFile(SourceFile(path, module, _imports(lexed.masked), lexed.module_docs, parser.dual_hints),
+                     decls, [(k, *c) for c in parser.attribute_commands],
+                     [(k, *r) for r in parser.simps_rules], lexed.code if defines else "")
+
+
+def _read_files(sources: Iterable[tuple[str, str]], workers: int) -> Iterator[_ReadFile]:
+    """Pass 1 on every file, in order: in `workers` processes when more than one (each file is
+    read on its own; `spawn`, so that no lock a thread of the caller holds is copied)."""
+    items = ((k, path, text) for k, (path, text) in enumerate(sources))
+    if workers < 2:
+        yield from map(_read_file, items)
+        return
+    with get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(_read_file, items, chunksize=16)
+
+
+def parse_sources(sources: Iterable[tuple[str, str]], workers: int = 1) -> tuple[list[SourceFile], list[Decl], Tree]:
+    """Pass 1 on every `(path, text)` file (in `workers` processes), then names, generated
+    declarations, aliases and refs over the tree. Texts are dropped after pass 1 so that
+    memory stays proportional to the records, not to the sources."""
     files: list[SourceFile] = []
     written: list[Decl] = []
     commands: list[_AttributeCommand] = []
     simps_rules: list[tuple[int, str, str, str]] = []
     dictionaries = dict(DICTIONARIES)
-    for k, (path, text) in enumerate(sources):
-        lexed = lex(text)
-        parser = FileParser(lexed, k)
-        written += parser.parse()
-        module = module_name(path)
-        files.append(SourceFile(path, module, _imports(lexed.masked), lexed.module_docs, parser.dual_hints))
-        commands += [(k, *command) for command in parser.attribute_commands]
-        simps_rules += [(k, *rules) for rules in parser.simps_rules]
-        _read_dictionaries(module, lexed.code, dictionaries)
+    for read in _read_files(sources, workers):
+        files.append(read.file)
+        written += read.decls
+        commands += read.commands
+        simps_rules += read.simps_rules
+        if read.dictionary_code:
+            _read_dictionaries(read.file.module, read.dictionary_code, dictionaries)
     _name_instances(files, written)
     declared = Tree(files, (d for d in written if d.alias is None))
     _attach_commands(declared, commands)
@@ -256,8 +293,7 @@ def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, co
     """The JSON record of a finished declaration, fields in the shared corpora's order, then
     what this parser adds: what a derived declaration comes from and what made it, and its
     deprecation (`{"since", "use", "message"}`; an alias is replaced by its target)."""
-    opens = list(dict.fromkeys(tree.open_name(w, ns) for w, ns in d.opens))
-    scoped = list(dict.fromkeys(tree.open_name(w, ns) for w, ns in d.opens_scoped))
+    opens, scoped = list(tree.opened(d.opens)), list(tree.opened(d.opens_scoped))
     url = f"{url_base}{f.path}#L{d.line}-L{d.end_line}" if url_base else ""
     deprecated = deprecation([item for item, _ in _items(d)])
     if deprecated is not None and deprecated.use is not None:
@@ -290,6 +326,10 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+#: Files from which a project is read by several processes (fewer are read faster by one).
+PARALLEL_FROM = 200
+
+
 @dataclass
 class LeanTree:
     """What a tree of Lean sources holds for search: one record per declaration (written or
@@ -305,8 +345,9 @@ def parse_lean_project(project: LeanProject, source: str = "local", url_base: st
     when given), in file order (files sorted by path). `url` is
     `url_base + path + "#L<line>-L<end_line>"` when `url_base` is given (e.g.
     `https://github.com/o/r/blob/<sha>/`), else empty."""
+    workers = config.PARSE_WORKERS if len(project.files) >= PARALLEL_FROM else 1
     with _without_cyclic_gc():
-        files, decls, tree = parse_sources(project.modules(libraries))
+        files, decls, tree = parse_sources(project.modules(libraries), workers)
         records = [to_record(d, files[d.file], tree, source, url_base, project.commit) for d in decls]
     return LeanTree(records, {f.module: f.module_docs for f in files if f.module_docs})
 

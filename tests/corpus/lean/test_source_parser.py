@@ -236,3 +236,15 @@ def test_parse_lean_to_jsonl(fixtures_dir: Path, tmp_path: Path, records: list[d
     assert count == len(lines) == len(records)
     first = json.loads(lines[0])
     assert first["name"] == "FakeLib.MyAddMonoid" and first["url"] == "" and first["source"] == "fake"
+
+
+def test_files_read_in_several_processes_give_the_same_records(fixtures_dir: Path) -> None:
+    from search.corpus.lean.tree import parse_sources, to_record
+
+    modules = list(open_lean_project(fixtures_dir / "lean").modules())
+
+    def records(workers: int) -> list[dict]:
+        files, decls, tree = parse_sources(modules, workers)
+        return [to_record(d, files[d.file], tree, "fake", URL) for d in decls]
+
+    assert records(2) == records(1)
