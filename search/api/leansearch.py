@@ -11,18 +11,30 @@ The other fields follow LeanSearch's own response (`module_name`, `signature`, `
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from search.api.formal import name_parts
 from search.text.lean_text import declaration_type
-from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS
+from search import config
+from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS
 from search.api.service import SearchService
 from search.engine.engine import Result
 
 QueryString = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
+#: LeanSearch's own bound on `num_results`.
+MAX_RESULTS = config.LEANSEARCH_MAX_RESULTS
+
+
+def _numeric_string(value: Any) -> Any:
+    """`"5"` as 5: LeanSearch's server (FastAPI, an `int` field) reads a numeric string as its
+    number, and lean-lsp-mcp sends `num_results` as one. Anything else is left to the strict
+    check (no floats, no booleans)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
 
 
 class LeanSearchRequest(BaseModel):
@@ -37,8 +49,9 @@ class LeanSearchRequest(BaseModel):
         "characters): words, LaTeX, Lean notation or a Lean name.",
         examples=[["If a natural number n is less than m, then the successor of n is less than the successor of m."]],
     )
-    num_results: int = Field(
-        6, ge=1, le=MAX_RESULTS, strict=True, description=f"Hits per query string (1 to {MAX_RESULTS})."
+    num_results: Annotated[int, BeforeValidator(_numeric_string)] = Field(
+        6, ge=1, le=MAX_RESULTS, strict=True,
+        description=f"Hits per query string (1 to {MAX_RESULTS}), a number or a numeric string (`\"5\"`).",
     )
 
 
@@ -75,14 +88,15 @@ def router(service: SearchService) -> APIRouter:
         response_model=list[list[LeanSearchHit]],
         summary="LeanSearch-compatible search",
         description=(
-            "One inner list of hits per query string, best first, over the Lean sources only. "
+            "One inner list of hits per query string, best first, over the Lean sources only (an empty "
+            "one when nothing is found). "
             "Works with LeanSearchClient: `LEANSEARCHCLIENT_LEANSEARCH_API_URL=http://HOST:PORT/search`."
         ),
     )
     def leansearch(request: LeanSearchRequest) -> list[list[LeanSearchHit]]:
         answers = []
         for query in request.query:
-            results = service.formal_search(query, request.num_results)
+            results = service.formal_search(query, request.num_results, most=MAX_RESULTS)
             best = max((r.score for r in results), default=0.0)
             answers.append([_hit(result, best) for result in results])
         return answers

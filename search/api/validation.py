@@ -49,10 +49,10 @@ def clean_query(text: str, what: str = "query") -> str:
     return text
 
 
-def check_count(k: int, what: str) -> int:
-    """A result count from 1 to MAX_RESULTS (booleans are not numbers here)."""
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RESULTS:
-        raise ApiError(400, f"{what} must be a whole number from 1 to {MAX_RESULTS}; got {k!r}")
+def check_count(k: int, what: str, most: int = MAX_RESULTS) -> int:
+    """A result count from 1 to `most` (booleans are not numbers here)."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= most:
+        raise ApiError(400, f"{what} must be a whole number from 1 to {most}; got {k!r}")
     return k
 
 
