@@ -11,30 +11,21 @@ The other fields follow LeanSearch's own response (`module_name`, `signature`, `
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from search.api.formal import name_parts
+from search.api.formal import informal_text, name_parts
 from search.text.lean_text import declaration_type
 from search import config
-from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS
+from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, numeric_string
 from search.api.service import SearchService
 from search.engine.engine import Result
 
 QueryString = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 #: LeanSearch's own bound on `num_results`.
 MAX_RESULTS = config.LEANSEARCH_MAX_RESULTS
-
-
-def _numeric_string(value: Any) -> Any:
-    """`"5"` as 5: LeanSearch's server (FastAPI, an `int` field) reads a numeric string as its
-    number, and lean-lsp-mcp sends `num_results` as one. Anything else is left to the strict
-    check (no floats, no booleans)."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return value
 
 
 class LeanSearchRequest(BaseModel):
@@ -49,7 +40,7 @@ class LeanSearchRequest(BaseModel):
         "characters): words, LaTeX, Lean notation or a Lean name.",
         examples=[["If a natural number n is less than m, then the successor of n is less than the successor of m."]],
     )
-    num_results: Annotated[int, BeforeValidator(_numeric_string)] = Field(
+    num_results: Annotated[int, BeforeValidator(numeric_string)] = Field(
         6, ge=1, le=MAX_RESULTS, strict=True,
         description=f"Hits per query string (1 to {MAX_RESULTS}), a number or a numeric string (`\"5\"`).",
     )
@@ -67,7 +58,7 @@ class LeanSearchDeclaration(BaseModel):
     docstring: str | None = Field(description="The doc comment, or null.")
     doc_url: str | None = Field(description="The doc-gen4 page, or null.")
     informal_name: str | None = Field(description="A well-known title of the result (Mathlib's lists of famous theorems), or null.")
-    informal_description: str | None = Field(None, description="Always null: no generated descriptions are made.")
+    informal_description: str | None = Field(description="Its docstring and what its authors say of it elsewhere (`formal.informal_text`), or null.")
     id: str = Field(description="This engine's record id, for `/api/v1/statement/{id}`.")
     url: str = Field(description="The declaration in its upstream repository, at the indexed commit.")
 
@@ -106,6 +97,7 @@ def router(service: SearchService) -> APIRouter:
 
 def _hit(result: Result, best: float) -> LeanSearchHit:
     s = result.statement
+    words = informal_text(s)
     return LeanSearchHit(
         result=LeanSearchDeclaration(
             name=name_parts(s.name),
@@ -115,7 +107,8 @@ def _hit(result: Result, best: float) -> LeanSearchHit:
             type=declaration_type(s.statement),
             docstring=s.doc or None,
             doc_url=s.doc_url or None,
-            informal_name=s.aliases[0] if s.aliases else None,
+            informal_name=words.name or None,
+            informal_description=words.description or None,
             id=s.id,
             url=s.url,
         ),

@@ -168,9 +168,10 @@ INDEX_HEADER = "X-Index"
 REV_HEADER = "X-Index-Rev"
 
 
-def router(indexes: Indexes) -> APIRouter:
+def router(indexes: Indexes, states: dict[str, StateSearch]) -> APIRouter:
+    """The route over the named indexes, each answered by its `StateSearch` (`states`, by name:
+    one per index, shared with the other shapes that search by goal)."""
     api = APIRouter(tags=["LeanStateSearch"])
-    states = {name: StateSearch(service) for name, service in indexes.services.items()}
 
     @api.get(
         PATH,

@@ -56,6 +56,15 @@ def check_count(k: int, what: str, most: int = MAX_RESULTS) -> int:
     return k
 
 
+def numeric_string(value: Any) -> Any:
+    """`"5"` as 5, for a count in a request body: the servers the API shapes imitate (FastAPI,
+    an `int` field) read a numeric string as its number, and clients send one (lean-lsp-mcp's
+    LeanSearch call). Anything else is left to the field's strict check (no floats, no booleans)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
 def check_variant(variant: str) -> str:
     """A name in the variant registry (read at each request, so that every registered variant
     is accepted)."""
