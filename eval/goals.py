@@ -282,7 +282,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     corpus = report["corpus"]
     corpus_rows = [[path, *(_cell(corpus[path][x], signed=path == "gain") for x in metrics)]
                    for path in corpus if path not in ("n", "seed")]
-    example_rows = [[f"`{e['state']}`", ", ".join(f"`{n}`" for n in e["expected"]) or "-",
+    example_rows = [["`" + e['state'].replace(chr(10), ' ') + "`", ", ".join(f"`{n}`" for n in e["expected"]) or "-",
                      *(f"{e[p]['rank'] or '-'}: " + ", ".join(f"`{n}`" for n in e[p]["first"])
                        for p in list(PATHS)[-2:])] for e in report["examples"]]
     return "\n".join([

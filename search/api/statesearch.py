@@ -58,8 +58,11 @@ _UNIVERSE = re.compile(r"^(?:Type|Sort)\b")
 RERANKED = 100
 RRF_K = 60
 CONSTANTS_WEIGHT = 0.5
-#: Rewriting candidates put before the engine's hits (`python -m eval goals` measures it).
-REWRITES_FIRST = 5
+#: Closing and rewriting lemmas put before the engine's hits, at most (chosen on the goal states
+#: made from the corpus of a Mathlib slice, `python -m eval goals`: more of either moved premises
+#: of the engine's ranking out of the first 10).
+CLOSES_FIRST = 3
+REWRITES_FIRST = 2
 QUERY_DESCRIPTION = (
     "A goal state as Lean prints it: hypotheses `x : T`, one a line, then a line `⊢ goal` "
     f"(at most {MAX_QUERY_CHARS} characters)."
@@ -130,8 +133,9 @@ def goal_query(state: GoalState, context: str = "stated") -> str:
 
 class StateSearch:
     """Goal states answered over one service, in three tiers: the lemmas whose conclusion
-    matches the goal (it closes it, up to `=`/`↔` symmetry), then those a side of whose equation
-    matches a subterm of it (rewriting candidates, at most `REWRITES_FIRST`), both found by
+    matches the goal (it closes it, up to `=`/`↔` symmetry; at most `CLOSES_FIRST`), then those a
+    side of whose equation matches a subterm of it (rewriting candidates, at most
+    `REWRITES_FIRST`), both found by
     structure (`search.engine.goal_match`); then the engine's answer to the goal's text
     (`goal_query`), reordered by the goal's rarest constants its hits mention
     (`search.engine.goals`). The structural tiers need the index's pattern index."""
@@ -180,7 +184,7 @@ class StateSearch:
         return [dataclasses.replace(hit, score=1.0 / (RRF_K + rank), rank=rank) for rank, hit in enumerate(answer, 1)]
 
     def _structural(self, state: GoalState, excluded: set[int]) -> list[Result]:
-        """The closing lemmas, then at most `REWRITES_FIRST` rewriting ones, as results."""
+        """At most `CLOSES_FIRST` closing lemmas, then `REWRITES_FIRST` rewriting ones, as results."""
         if self.matcher is None or self.goals is None:
             return []
         term = read_term(state.goal)
@@ -190,12 +194,13 @@ class StateSearch:
         mentioned = {name for text in [state.goal, *(type_ for _, type_ in state.hypotheses)]
                      for written in written_constants(read_term(text)) for name in [written, *self.goals.resolve(written)]}
         matches = self.matcher.match(term, fixed, mentioned, sorted(excluded))
-        closes = [m for m in matches if m.kind == CLOSES]
+        closes = [m for m in matches if m.kind == CLOSES][:CLOSES_FIRST]
         rewrites = [m for m in matches if m.kind == REWRITES][:REWRITES_FIRST]
         chosen = [*closes, *rewrites]
         statements = self.service.index.records.take([m.position for m in chosen])
         return [Result(statement=s, score=0.0, signals={"closes" if m.kind == CLOSES else "rewrites": {
-                    "constants": float(m.constants), "foreign": float(m.foreign), "reversed": float(m.reversed)}})
+                    "share": round(m.share, 6), "weight": round(m.weight, 6), "foreign": float(m.foreign),
+                    "reversed": float(m.reversed)}})
                 for m, s in zip(chosen, statements)]
 
 

@@ -14,18 +14,22 @@ occurrences, and every other node must be the goal's. So `add_comm`'s conclusion
 - **rewrites**: a side of the lemma's `=` or `↔` conclusion matches a subterm of the goal
   (`rw [lemma]`, `rw [← lemma]`).
 
-A match is informative when the lemma's matched part has enough constants: at least
-`MIN_CONSTANTS`, or as many as the goal's part when that has fewer (a lemma `?a = ?b` closes
-nothing). Informative matches come first by the constants matched (more specific first), then
-by how many of the lemma's constants the goal state does not mention (classes aside: a
-lemma about `Int` is less likely to apply to a goal about `ℕ` than one about any `AddCommMagma`),
-then by PageRank. The work is numpy over every candidate at once: lemma parts are indexed by
-their head constant and its number of arguments (`Sides`), and each step of the matching walk
+A part of a lemma the term reader could not read matches nothing. Each constant weighs its
+inverse document frequency over the index's statements (`=` little, `Nat.size` much), and a
+match is informative when the lemma's own constants weigh at least `MIN_SHARE` of the goal's
+part (a lemma `?a = ?b`, or `?f ?x ≠ 0 ↔ ?x ≠ 0` for `-a ≠ 0 ↔ a ≠ 0`, says too little of it),
+with at least `MIN_REWRITE_CONSTANTS` constants for a rewrite. Closing lemmas come first by
+that share, rewriting ones by the weight they match (the most specific first); then both by
+how many of the lemma's constants the goal state does not mention (classes aside: a lemma about
+`Int` is less likely to apply to a goal about `ℕ` than one about any `AddCommMagma`), then by
+PageRank. The work is numpy over every candidate at once: lemma parts are indexed by their
+head constant and its number of arguments (`Sides`), and each step of the matching walk
 advances all candidate pairs together.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
@@ -35,8 +39,10 @@ import numpy as np
 from search.corpus.lean.expr import Expr
 from search.index.patterns import APP, FIRST_SYMBOL, PI, VAR_CODE, PatternIndex
 
-#: Constants a lemma's matched part needs to be informative (fewer when the goal's part has fewer).
-MIN_CONSTANTS = 2
+#: Share of the goal part's constant weight that a lemma's own constants must match.
+MIN_SHARE = 0.5
+#: Constants a rewriting lemma's side needs (`?a + ?b` rewrites anything).
+MIN_REWRITE_CONSTANTS = 2
 #: Longest application spine kept apart in the side keys; longer ones share the last key.
 MAX_SPINE = 31
 #: Kinds of match, in the order of the answer's tiers.
@@ -46,15 +52,17 @@ CLOSES, REWRITES = 0, 1
 @dataclass(frozen=True)
 class Match:
     """A lemma matching a goal: its record's position, how (`CLOSES` or `REWRITES`), the
-    constants its matched part has, whether the goal's sides were swapped (closes) or the
-    lemma's right side matched (rewrites, `rw [← ...]`), and its foreign constants (the ones
-    the goal state does not mention, classes aside)."""
+    weight of the constants its matched part has and their share of the goal part's, whether
+    the goal's sides were swapped (closes) or the lemma's right side matched (rewrites,
+    `rw [← ...]`), and its foreign constants (the ones the goal state does not mention,
+    classes aside)."""
 
     position: int
     kind: int
-    constants: int
+    weight: float
+    share: float
     reversed: bool
-    foreign: int
+    foreign: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,12 +87,12 @@ class Sides:
 @dataclass(frozen=True)
 class GroundTerm:
     """A goal's term flattened like the index's trees, names fixed: `nodes`, subtree `ends`,
-    `ids` (equal subtrees, equal ids) and `constants` (index constants in each subtree)."""
+    `ids` (equal subtrees, equal ids) and `weights` (of the index constants in each subtree)."""
 
     nodes: np.ndarray
     ends: np.ndarray
     ids: np.ndarray
-    constants: np.ndarray
+    weights: np.ndarray
 
 
 class GoalMatcher:
@@ -107,6 +115,15 @@ class GoalMatcher:
         self.eq_codes = frozenset(patterns.code[f"c:{name}"] for name in ("Eq", "Iff") if f"c:{name}" in patterns.code)
         #: The first code no index node holds: the goal's own atoms are numbered from here.
         self.fresh = FIRST_SYMBOL + len(patterns.symbols)
+        statements = max(int((self.offsets[1:] > self.offsets[:-1]).sum()), 1)
+        documents = np.diff(np.asarray(patterns.posting_offsets)).astype(np.float64)
+        #: Node code -> weight: a symbol's inverse document frequency, 0 for the other codes.
+        self.weights = np.zeros(self.fresh, dtype=np.float64)
+        self.weights[FIRST_SYMBOL:] = np.log(statements / np.maximum(documents, 1.0))
+        #: The weight of a part of a goal that names no index constant and no hypothesis (a
+        #: constant the index lacks, notation the reader does not know): as rare as can be, so
+        #: that a lemma whose variable stands for it says little of the goal.
+        self.unknown_weight = float(np.log(statements))
 
     # --- What can be matched, made once --------------------------------------------------------
 
@@ -156,7 +173,8 @@ class GoalMatcher:
     def ground(self, term: Expr, fixed: set[str]) -> GroundTerm:
         """The goal's term with its names fixed: index constants keep their codes, every other
         name (a hypothesis, a bound variable, a constant the index lacks) and every unread part
-        is an atom of its own code, so that only a lemma's variable can match it."""
+        is an atom of its own code, so that only a lemma's variable can match it. Hypotheses and
+        bound variables weigh nothing, the other atoms `unknown_weight`."""
         atoms: dict[object, int] = {}
         nodes: list[int] = []
 
@@ -188,8 +206,10 @@ class GoalMatcher:
         seen: dict[bytes, int] = {}
         for i in range(len(flat)):
             ids[i] = seen.setdefault(flat[i:ends[i]].tobytes(), len(seen))
-        known = ((flat >= FIRST_SYMBOL) & (flat < self.fresh)).astype(np.int64)
-        running = np.concatenate(([0], np.cumsum(known)))
+        weight = np.where(flat < self.fresh, self.weights[np.minimum(flat, self.fresh - 1)], 0.0)
+        unknown = [code for key, code in atoms.items() if key[0] in ("c", "v")]
+        weight[np.isin(flat, unknown)] = self.unknown_weight
+        running = np.concatenate(([0.0], np.cumsum(weight)))
         return GroundTerm(flat, ends, ids, running[ends] - running[np.arange(len(flat))])
 
     def match(self, term: Expr, fixed: set[str], mentioned: set[str], exclude: Sequence[int] = ()) -> list[Match]:
@@ -220,20 +240,26 @@ class GoalMatcher:
         best: dict[tuple[int, int], Match] = {}
         for found, positions, kind, is_swapped in pairs:
             ground = variants[1][0] if is_swapped else goal
-            matched, constants = self._matches(sides.starts[found], ground, positions)
-            for i, count in zip(found[matched].tolist(), constants.tolist()):
+            matched, weights, counts = self._matches(sides.starts[found], ground, positions)
+            for i, at, weight, count in zip(found[matched].tolist(), positions[matched].tolist(), weights.tolist(),
+                                            counts.tolist()):
                 record = int(sides.records[i])
-                needed = min(MIN_CONSTANTS, int(ground.constants[positions[0]] if kind == CLOSES else MIN_CONSTANTS))
-                if excluded[record] or count < max(needed, 1):
+                share = weight / ground.weights[at] if ground.weights[at] > 0 else 0.0
+                if excluded[record] or share < MIN_SHARE or count < (1 if kind == CLOSES else MIN_REWRITE_CONSTANTS):
                     continue
-                reverse = is_swapped if kind == CLOSES else bool(sides.right[i])
+                match = Match(record, kind, weight, share, is_swapped if kind == CLOSES else bool(sides.right[i]))
                 old = best.get((record, kind))
-                if old is None or (count, not reverse) > (old.constants, not old.reversed):
-                    best[(record, kind)] = Match(record, kind, count, reverse, 0)
-        matches = [Match(m.position, m.kind, m.constants, m.reversed, self._foreign(m.position, mentioned))
+                if old is None or self._order(match) < self._order(old):
+                    best[(record, kind)] = match
+        matches = [dataclasses.replace(m, foreign=self._foreign(m.position, mentioned))
                    for m in best.values() if m.kind == CLOSES or (m.position, CLOSES) not in best]
-        pagerank = self.pagerank
-        return sorted(matches, key=lambda m: (m.kind, -m.constants, m.foreign, m.reversed, -pagerank[m.position], m.position))
+        return sorted(matches, key=self._order)
+
+    def _order(self, m: Match) -> tuple:
+        """Closing lemmas by share, rewriting ones by weight; then foreign constants, swapped
+        last, PageRank (module docstring)."""
+        return (m.kind, -round(m.share if m.kind == CLOSES else m.weight, 6), m.foreign, m.reversed,
+                -self.pagerank[m.position], m.position)
 
     def _goal_key(self, ground: GroundTerm, position: int) -> int | None:
         head, spine = position, 0
@@ -250,26 +276,30 @@ class GoalMatcher:
             return self.ground(("a", ("a", term[1][1], term[2]), term[1][2]), fixed)
         return None
 
-    def _matches(self, starts: np.ndarray, goal: GroundTerm, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _matches(self, starts: np.ndarray, goal: GroundTerm,
+                 positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Which lemma parts at `starts` match the goal's subterms at `positions` (indices into
-        `starts`), and the constants each matched part has: all pairs walk in step, a lemma's
-        variable or unread node skipping the goal's subtree there and binding it."""
+        `starts`), with the weight and the number of the constants each matched part has: all
+        pairs walk in step, a lemma's variable skipping the goal's subtree there and binding it,
+        an unread node matching nothing."""
         n = len(starts)
         pair = np.arange(n)
         at, stop, where = starts.astype(np.int64), self.ends[starts].astype(np.int64), positions.astype(np.int64)
-        constants = np.zeros(n, dtype=np.int64)
+        weights = np.zeros(n, dtype=np.float64)
+        counts = np.zeros(n, dtype=np.int64)
         done = np.zeros(n, dtype=bool)
         bound_pair, bound_var, bound_id = [], [], []
         while len(pair):
             node = self.nodes[at].astype(np.int64)
             variable = node < 0
-            skip = variable | (node == VAR_CODE)
             bound_pair.append(pair[variable])
             bound_var.append(node[variable])
             bound_id.append(goal.ids[where[variable]])
-            ok = skip | (goal.nodes[where] == node)
-            constants[pair[ok & (node >= FIRST_SYMBOL)]] += 1
-            where = np.where(skip, goal.ends[where], where + 1)
+            ok = variable | ((goal.nodes[where] == node) & (node != VAR_CODE))
+            symbol = ok & (node >= FIRST_SYMBOL)
+            weights[pair[symbol]] += self.weights[node[symbol]]
+            counts[pair[symbol]] += 1
+            where = np.where(variable, goal.ends[where], where + 1)
             at = at + 1
             finished = ok & (at >= stop)
             done[pair[finished]] = True
@@ -282,7 +312,7 @@ class GoalMatcher:
             clash = (p[1:] == p[:-1]) & (v[1:] == v[:-1]) & (g[1:] != g[:-1])
             done[p[1:][clash]] = False
         matched = np.flatnonzero(done)
-        return matched, constants[matched]
+        return matched, weights[matched], counts[matched]
 
     def _foreign(self, position: int, mentioned: set[str]) -> int:
         """Constants of the record's statement that the goal state does not mention, classes aside."""
