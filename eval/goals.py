@@ -15,10 +15,18 @@ intervals over the queries:
 - premise Recall@k: the share of the premises of the `original` group that are;
 
 for each of the goal paths of `PATHS` (what the path sends to the engine), and the gain of the
-last (the one `GET /api/search` uses) over the first, paired by query. The choices were made
-on this same set (four other settings tried: the constants' theorems fused by reciprocal rank,
-their names added to the query, the constants' weight 1.0, 5 hypotheses instead of 10), so the
-gain is an optimistic estimate.
+last (`structure`, the one `GET /api/search` uses) over the one before it (`stated+constants`,
+the path before the structural tiers), paired by query, with a permutation test's p-value. The
+constants' settings were chosen on this same set (four other settings tried: the constants'
+theorems fused by reciprocal rank, their names added to the query, the constants' weight 1.0,
+5 hypotheses instead of 10); the structural tiers' sizes were chosen on the second set:
+
+- goal states made from the corpus (`corpus_goals`): theorems of the index drawn with a seed,
+  each one's statement as the goal and the theorems its proof refers to as its premises, the
+  theorem itself left out of its answers; the same two paths, paired;
+
+and LeanSearchClient's own goal-state examples (`CLIENT_EXAMPLES`) are answered by both, with
+the rank of the first declaration each expects.
 
 Premises the index does not hold (renamed or added since its Mathlib commit) are counted as
 missed, and how many there are is reported.
@@ -48,9 +56,10 @@ from eval.stats import bootstrap, paired_test
 
 KS = (10, 50)
 METRICS = tuple(f"{kind} Recall@{k}" for k in KS for kind in ("group", "premise"))
-#: What the goal-state path sends to the engine (`statesearch.StateSearch.search`): the goal
-#: and the hypotheses sharing its variables (the rule before this measure), the goal and every
-#: hypothesis but instances and types, and that reordered by the goal's constants (the default).
+#: What the goal-state path does (`statesearch.StateSearch.search`: context, constants,
+#: structure): the goal and the hypotheses sharing its variables (the first rule), the goal and
+#: every hypothesis but instances and types, that reordered by the goal's constants, and that
+#: after the lemmas matching the goal by structure (the default).
 PATHS = {"sharing": ("sharing", False, False), "stated": ("stated", False, False),
          "stated+constants": ("stated", True, False), "structure": ("stated", True, True)}
 _COMMENT = re.compile(r"/-.*?-/|--[^\n]*", re.S)
@@ -246,14 +255,15 @@ def run(index_dir: Path, queries_path: Path, variant_names: Sequence[str], corpu
     corpus_report["gain"] = _gain(*corpus_paths.values())
     examples = []
     for state_text, expected in CLIENT_EXAMPLES:
-        entry: dict[str, Any] = {"state": state_text, "expected": list(expected)}
+        entry: dict[str, Any] = {"state": state_text, "goal": state_text.replace("\n", " "), "expected": list(expected)}
         for path in paths[-2:]:
             context, constants, structure = PATHS[path]
             state = parse_goal(state_text)
             assert state is not None
             found = [h.statement.name for h in states.search(state, max(KS), context=context, constants=constants,
                                                              structure=structure)]
-            entry[path] = {"first": found[:3], "rank": next((i + 1 for i, n in enumerate(found) if n in expected), None)}
+            rank = next((i + 1 for i, n in enumerate(found) if n in expected), None)
+            entry[path] = {"first": found[:3], "rank": "-" if rank is None else str(rank)}
         examples.append(entry)
     return {
         "command": None, "index": str(index_dir), "queries": str(queries_path), "n": len(queries),
@@ -282,8 +292,8 @@ def to_markdown(report: dict[str, Any]) -> str:
     corpus = report["corpus"]
     corpus_rows = [[path, *(_cell(corpus[path][x], signed=path == "gain") for x in metrics)]
                    for path in corpus if path not in ("n", "seed")]
-    example_rows = [["`" + e['state'].replace(chr(10), ' ') + "`", ", ".join(f"`{n}`" for n in e["expected"]) or "-",
-                     *(f"{e[p]['rank'] or '-'}: " + ", ".join(f"`{n}`" for n in e[p]["first"])
+    example_rows = [[f"`{e['goal']}`", ", ".join(f"`{n}`" for n in e["expected"]) or "-",
+                     *(f"{e[p]['rank']}: " + ", ".join(f"`{n}`" for n in e[p]["first"])
                        for p in list(PATHS)[-2:])] for e in report["examples"]]
     return "\n".join([
         "# Goal-state search", "",
