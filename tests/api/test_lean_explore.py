@@ -8,16 +8,13 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from search.api.http import make_api
 from search.api.leanexplore import PREFIX
 from search.engine.engine import Engine
-from tests.client_venv import client_venv
-from tests.live_server import live_server
 
 REQUIREMENT = "lean-explore==1.3.0"
 
@@ -40,27 +37,16 @@ asyncio.run(main())
 """
 
 
-@pytest.fixture(scope="module")
-def venv(request: pytest.FixtureRequest) -> Path:
-    return client_venv(request.config, REQUIREMENT)
-
-
-@pytest.fixture(scope="module")
-def base_url(pattern_engine: Engine) -> Iterator[str]:
-    with live_server(make_api(pattern_engine, rate_limit=0), start_timeout=30) as url:
-        yield url
-
-
-def run_client(venv: Path, base_url: str, query: str) -> dict[str, Any]:
-    done = subprocess.run([str(venv / "bin" / "python"), "-c", SCRIPT, f"{base_url}{PREFIX}", query],
+def run_client(client_env: Path, pattern_server: str, query: str) -> dict[str, Any]:
+    done = subprocess.run([str(client_env / "bin" / "python"), "-c", SCRIPT, f"{pattern_server}{PREFIX}", query],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
 
-def test_api_client_search_and_get_by_id(venv: Path, base_url: str) -> None:
-    answer = run_client(venv, base_url, "sine of twice an angle")
-    ours = httpx.get(f"{base_url}{PREFIX}/search", params={"q": "sine of twice an angle", "limit": 3}).json()
+def test_api_client_search_and_get_by_id(client_env: Path, pattern_server: str) -> None:
+    answer = run_client(client_env, pattern_server, "sine of twice an angle")
+    ours = httpx.get(f"{pattern_server}{PREFIX}/search", params={"q": "sine of twice an angle", "limit": 3}).json()
     found = answer["found"]
     assert [r["name"] for r in found["results"]] == [r["name"] for r in ours["results"]] and found["count"] == 3
     assert found["processing_time_ms"] is not None
@@ -71,20 +57,20 @@ def test_api_client_search_and_get_by_id(venv: Path, base_url: str) -> None:
     assert [r["name"] for r in answer["mathlib"]["results"]] == [r["name"] for r in found["results"][:2]]
 
 
-def test_ids_are_positions_stable_for_the_index(base_url: str, pattern_engine: Engine) -> None:
-    hits = httpx.get(f"{base_url}{PREFIX}/search", params={"q": "sqrt", "limit": 5}).json()["results"]
+def test_ids_are_positions_stable_for_the_index(pattern_server: str, pattern_engine: Engine) -> None:
+    hits = httpx.get(f"{pattern_server}{PREFIX}/search", params={"q": "sqrt", "limit": 5}).json()["results"]
     for hit in hits:
         assert pattern_engine.index.records[hit["id"]].name == hit["name"]
-        again = httpx.get(f"{base_url}{PREFIX}/declarations/{hit['id']}").json()
+        again = httpx.get(f"{pattern_server}{PREFIX}/declarations/{hit['id']}").json()
         assert again == hit
     with_deps = next(h for h in hits if h["name"] == "Real.mul_self_sqrt")
     assert "Real.sqrt" in json.loads(with_deps["dependencies"])
 
 
-def test_unknown_packages_and_ids_are_errors_with_messages(base_url: str) -> None:
-    bad = httpx.get(f"{base_url}{PREFIX}/search", params={"q": "sine", "packages": "Mathlib,Std"})
+def test_unknown_packages_and_ids_are_errors_with_messages(pattern_server: str) -> None:
+    bad = httpx.get(f"{pattern_server}{PREFIX}/search", params={"q": "sine", "packages": "Mathlib,Std"})
     assert bad.status_code == 400 and "no package 'Std'" in bad.json()["error"] and bad.json()["suggestions"] == ["Mathlib"]
     for missing in ("-1", "999999"):
-        response = httpx.get(f"{base_url}{PREFIX}/declarations/{missing}")
+        response = httpx.get(f"{pattern_server}{PREFIX}/declarations/{missing}")
         assert response.status_code == 404 and response.json()["error"]
-    assert httpx.get(f"{base_url}{PREFIX}/declarations/abc").status_code == 422
+    assert httpx.get(f"{pattern_server}{PREFIX}/declarations/abc").status_code == 422

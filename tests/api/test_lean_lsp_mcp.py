@@ -17,43 +17,29 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
 
-from search.api.http import make_api
 from search.engine.engine import Engine
-from tests.client_venv import client_venv
-from tests.live_server import live_server
 
 REQUIREMENT = "lean-lsp-mcp==0.32.0"
 
 
-@pytest.fixture(scope="module")
-def venv(request: pytest.FixtureRequest) -> Path:
-    return client_venv(request.config, REQUIREMENT)
-
-
-@pytest.fixture(scope="module")
-def base_url(pattern_engine: Engine) -> Iterator[str]:
-    with live_server(make_api(pattern_engine, rate_limit=0), start_timeout=30) as url:
-        yield url
-
-
-def environment(base_url: str) -> dict[str, str]:
+def environment(url: str) -> dict[str, str]:
     """The three URLs as lean-lsp-mcp's README says to set them, and its log quiet."""
     return {
         "PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
-        "LOOGLE_URL": base_url, "LEAN_FINDER_URL": f"{base_url}/leanfinder", "LEAN_HAMMER_URL": f"{base_url}/hammer",
+        "LOOGLE_URL": url, "LEAN_FINDER_URL": f"{url}/leanfinder", "LEAN_HAMMER_URL": f"{url}/hammer",
         "LEAN_LOG_LEVEL": "WARNING",
     }
 
 
-def call_tools(venv: Path, base_url: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+def call_tools(venv: Path, url: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """Start `lean-lsp-mcp` (stdio) and call each tool in turn."""
     server = StdioServerParameters(command=str(venv / "bin" / "lean-lsp-mcp"), args=["--transport", "stdio"],
-                                   env=environment(base_url))
+                                   env=environment(url))
 
     async def run() -> list[Any]:
         async with Client(server, read_timeout_seconds=60) as client:
@@ -62,10 +48,10 @@ def call_tools(venv: Path, base_url: str, calls: list[tuple[str, dict[str, Any]]
     return asyncio.run(run())
 
 
-def test_lean_loogle_and_lean_leanfinder_answer_from_this_server(venv: Path, base_url: str, pattern_engine: Engine) -> None:
+def test_lean_loogle_and_lean_leanfinder_answer_from_this_server(client_env: Path, pattern_server: str, pattern_engine: Engine) -> None:
     import httpx
 
-    loogle, unknown, finder, state = call_tools(venv, base_url, [
+    loogle, unknown, finder, state = call_tools(client_env, pattern_server, [
         ("lean_loogle", {"query": "?a * ?b = ?b * ?a", "num_results": 3}),
         ("lean_loogle", {"query": "sinn"}),
         ("lean_leanfinder", {"query": "the sine of a real number is at most one", "num_results": 3}),
@@ -79,7 +65,7 @@ def test_lean_loogle_and_lean_leanfinder_answer_from_this_server(venv: Path, bas
 
     assert not finder.is_error, finder.content
     items = finder.structured_content["items"]
-    ours = httpx.post(f"{base_url}/leanfinder", json={"inputs": "the sine of a real number is at most one",
+    ours = httpx.post(f"{pattern_server}/leanfinder", json={"inputs": "the sine of a real number is at most one",
                                                        "top_k": 3, "version": "v4.28.0"}).json()["results"]
     assert [item["formal_name"] for item in items] == [hit["formal_name"] for hit in ours] and len(items) == 3
     # The path comes as `Mathlib/...` and the tool turns it into the module's name.
@@ -115,13 +101,13 @@ print(json.dumps([item.name for item in result.items]))
 """
 
 
-def test_the_premise_tool_s_request_is_answered_by_the_goal_state_search(venv: Path, base_url: str) -> None:
+def test_the_premise_tool_s_request_is_answered_by_the_goal_state_search(client_env: Path, pattern_server: str) -> None:
     goal = "a b : M\n⊢ a * b = b * a"
-    done = subprocess.run([str(venv / "bin" / "python"), "-c", PREMISE_SCRIPT, goal], capture_output=True, text=True,
-                          timeout=120, env=environment(base_url))
+    done = subprocess.run([str(client_env / "bin" / "python"), "-c", PREMISE_SCRIPT, goal], capture_output=True, text=True,
+                          timeout=120, env=environment(pattern_server))
     assert done.returncode == 0, done.stderr[-2000:]
     import httpx
 
-    ours = httpx.post(f"{base_url}/hammer/retrieve", json={"state": goal, "new_premises": [], "k": 3}).json()
+    ours = httpx.post(f"{pattern_server}/hammer/retrieve", json={"state": goal, "new_premises": [], "k": 3}).json()
     assert json.loads(done.stdout) == [premise["name"] for premise in ours]
     assert json.loads(done.stdout)[0] == "mul_comm"
