@@ -74,6 +74,8 @@ FEEDBACK_VOTES_PER_ADDRESS_QUERY = 20
 #: Bounds of the HTTP API and MCP tools (docs/api.md): results per query,
 #: characters per query, query strings per LeanSearch request.
 API_MAX_RESULTS = 100
+#: LeanSearch's server takes `num_results` up to 150; `POST /search` does too.
+LEANSEARCH_MAX_RESULTS = 150
 API_MAX_QUERY_CHARS = 2000
 API_MAX_QUERIES = 10
 #: Request guard of the whole server (search/api/guard.py; docs/limits.md):

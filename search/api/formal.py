@@ -1,10 +1,12 @@
-"""Lean declarations in the terms Lean tools exchange: name components, and the hit fields
-Loogle's and LeanStateSearch's answers share (their `type` is `lean_text.declaration_type`).
+"""Lean declarations in the terms Lean tools exchange: name components, the hit fields
+Loogle's and LeanStateSearch's answers share (their `type` is `lean_text.declaration_type`),
+and what a record says of itself in words (`informal_text`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -38,3 +40,28 @@ class FormalHit(BaseModel):
             "name": statement.name, "module": statement.module, "doc": doc or None,
             "kind": statement.kind, "id": statement.id, "url": statement.url,
         }
+
+
+@dataclass(frozen=True)
+class InformalText:
+    """A record in words: a short title, and a description ("" when the record has none)."""
+
+    name: str
+    description: str
+
+
+def informal_text(statement: Statement) -> InformalText:
+    """The informal text every API answer carries for a record: LeanSearch's and Lean Finder's
+    `informal_name` and `informal_description`, LeanExplore's `informalization`.
+
+    This is the one function that maps a record to words, so that what the APIs say changes in
+    one place. Today the name is the record's famous title (`aliases`: Mathlib's lists of named
+    theorems, "" for most records) and the description is its docstring followed by what its
+    authors say of it elsewhere (`Statement.informal`: the module doc's line naming it, the
+    docstring it inherits), each once. When records carry a statement said in words from its
+    structure (a field or `meta` key that the corpus fills), it is added here, as the
+    description for a record without a docstring, and every API answers with it."""
+    parts = [part for part in (statement.doc.strip(), statement.informal.strip()) if part]
+    if len(parts) == 2 and parts[1] in parts[0]:
+        parts = parts[:1]
+    return InformalText(name=statement.aliases[0] if statement.aliases else "", description="\n\n".join(parts))

@@ -40,7 +40,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: Paths whose every request counts against the rate limit (prefix match).
-COUNTED_PREFIXES = ("/search", "/json", "/api/", "/mcp")
+COUNTED_PREFIXES = ("/search", "/json", "/api/", "/mcp", "/leanfinder", "/hammer/", "/leanexplore/")
 #: Gradio's event endpoints (queue/join, run, call, upload, ...) count when POSTed to.
 GRADIO_PREFIX = "/gradio_api/"
 

@@ -25,7 +25,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from search import config
-from search.api import admin, feedback, leansearch, loogle, mcp, native, statesearch
+from search.api import (admin, feedback, hammer, leanexplore, leanfinder, leansearch, loogle, mcp, native,
+                        statesearch)
 from search.api.guard import RequestGuard
 from search.api.indexes import Indexes
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
@@ -37,11 +38,16 @@ from search.feedback.store import FeedbackStore
 log = logging.getLogger(__name__)
 
 DESCRIPTION = f"""
-Search Lean declarations and informal mathematics, in four shapes:
+Search Lean declarations and informal mathematics, in the shapes of the services Lean tools
+call, so that they work unmodified against this server:
 
 - `POST /search`: LeanSearch's request and response (Lean's `#leansearch`);
-- `GET /json?q=`: Loogle's (Lean's `#loogle`): constant names and "name substrings";
+- `GET /json?q=`: Loogle's (Lean's `#loogle`, lean-lsp-mcp's `lean_loogle`): names, "name
+  substrings", term and conclusion patterns;
 - `GET /api/search?query=`: LeanStateSearch's, by goal state (Lean's `#statesearch`);
+- `POST /leanfinder`: Lean Finder's (lean-lsp-mcp's `lean_leanfinder`);
+- `POST /hammer/retrieve`: LeanHammer's premise server's (lean-lsp-mcp's `lean_hammer_premise`);
+- `/leanexplore/api/v2/...`: LeanExplore's (lean-explore's `ApiClient` and MCP server);
 - `/api/v1/...`: the native API with every filter, ranking variant and field;
 
 and as MCP tools (`search`, `get_by_id`, `get_dependencies`) at `/mcp` (streamable HTTP).
@@ -102,9 +108,12 @@ def make_api(
     api.state.indexes = indexes
     api.state.ballot = Ballot.open(feedback_store) if feedback_store is not None else None
     sessions = mcp.mount(api, server)
+    states = {name: statesearch.StateSearch(each) for name, each in indexes.services.items()}
     for module in (leansearch, loogle):
         api.include_router(module.router(service))
-    api.include_router(statesearch.router(indexes))
+    for shape in (statesearch, leanfinder, hammer):
+        api.include_router(shape.router(indexes, states))
+    api.include_router(leanexplore.router(indexes))
     api.include_router(native.router(indexes, api.state.ballot))
     if api.state.ballot is not None:
         api.include_router(feedback.router(indexes, api.state.ballot))

@@ -14,15 +14,18 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from search.api.formal import name_parts
+from search.api.formal import informal_text, name_parts
 from search.text.lean_text import declaration_type
-from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS
+from search import config
+from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, numeric_string
 from search.api.service import SearchService
 from search.engine.engine import Result
 
 QueryString = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
+#: LeanSearch's own bound on `num_results`.
+MAX_RESULTS = config.LEANSEARCH_MAX_RESULTS
 
 
 class LeanSearchRequest(BaseModel):
@@ -37,8 +40,9 @@ class LeanSearchRequest(BaseModel):
         "characters): words, LaTeX, Lean notation or a Lean name.",
         examples=[["If a natural number n is less than m, then the successor of n is less than the successor of m."]],
     )
-    num_results: int = Field(
-        6, ge=1, le=MAX_RESULTS, strict=True, description=f"Hits per query string (1 to {MAX_RESULTS})."
+    num_results: Annotated[int, BeforeValidator(numeric_string)] = Field(
+        6, ge=1, le=MAX_RESULTS, strict=True,
+        description=f"Hits per query string (1 to {MAX_RESULTS}), a number or a numeric string (`\"5\"`).",
     )
 
 
@@ -54,7 +58,7 @@ class LeanSearchDeclaration(BaseModel):
     docstring: str | None = Field(description="The doc comment, or null.")
     doc_url: str | None = Field(description="The doc-gen4 page, or null.")
     informal_name: str | None = Field(description="A well-known title of the result (Mathlib's lists of famous theorems), or null.")
-    informal_description: str | None = Field(None, description="Always null: no generated descriptions are made.")
+    informal_description: str | None = Field(description="Its docstring and what its authors say of it elsewhere (`formal.informal_text`), or null.")
     id: str = Field(description="This engine's record id, for `/api/v1/statement/{id}`.")
     url: str = Field(description="The declaration in its upstream repository, at the indexed commit.")
 
@@ -75,14 +79,15 @@ def router(service: SearchService) -> APIRouter:
         response_model=list[list[LeanSearchHit]],
         summary="LeanSearch-compatible search",
         description=(
-            "One inner list of hits per query string, best first, over the Lean sources only. "
+            "One inner list of hits per query string, best first, over the Lean sources only (an empty "
+            "one when nothing is found). "
             "Works with LeanSearchClient: `LEANSEARCHCLIENT_LEANSEARCH_API_URL=http://HOST:PORT/search`."
         ),
     )
     def leansearch(request: LeanSearchRequest) -> list[list[LeanSearchHit]]:
         answers = []
         for query in request.query:
-            results = service.formal_search(query, request.num_results)
+            results = service.formal_search(query, request.num_results, most=MAX_RESULTS)
             best = max((r.score for r in results), default=0.0)
             answers.append([_hit(result, best) for result in results])
         return answers
@@ -92,6 +97,7 @@ def router(service: SearchService) -> APIRouter:
 
 def _hit(result: Result, best: float) -> LeanSearchHit:
     s = result.statement
+    words = informal_text(s)
     return LeanSearchHit(
         result=LeanSearchDeclaration(
             name=name_parts(s.name),
@@ -101,7 +107,8 @@ def _hit(result: Result, best: float) -> LeanSearchHit:
             type=declaration_type(s.statement),
             docstring=s.doc or None,
             doc_url=s.doc_url or None,
-            informal_name=s.aliases[0] if s.aliases else None,
+            informal_name=words.name or None,
+            informal_description=words.description or None,
             id=s.id,
             url=s.url,
         ),

@@ -6,7 +6,8 @@ LeanSearchClient's `#loogle` sends `curl -X GET --user-agent LeanSearchClient
 have `doc`) or `error` with optional `suggestions`, which it offers as new `#loogle` queries.
 The query forms are answered by `search.engine.loogle`. As in Loogle, an unknown name or a
 pattern that cannot be read is an answer with `error` and HTTP 200; a malformed request (no
-`q`, an empty or over-long query) is a 400 with the same fields.
+`q`, an over-long query) is a 400 with the same fields. An empty `q` is answered `{}`, as
+Loogle answers it (its page without a query).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def router(service: SearchService) -> APIRouter:
     @api.get(
         PATH,
         response_model=LoogleAnswer,
-        responses={200: {"model": LoogleAnswer | LoogleError}, 400: {"model": LoogleError}},
+        responses={200: {"model": LoogleAnswer | LoogleError | dict[str, str]}, 400: {"model": LoogleError}},
         summary="Loogle-compatible search",
         description=(
             "Constant names (declarations referring to the constant, those mentioning it in their "
@@ -63,6 +64,8 @@ def router(service: SearchService) -> APIRouter:
             examples=["Real.sin", 'Real.sin, "sq"', "_ * (_ ^ _)", "⊢ tsum _ = _ * tsum _"],
         ),
     ) -> LoogleAnswer | JSONResponse:
+        if not q.strip():
+            return JSONResponse({})
         query = clean_query(q.strip().removeprefix("#find ").replace("\n", " "))
         try:
             found = loogle.find(query, MAX_RESULTS)

@@ -16,9 +16,10 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from search import config
 from search.api.indexes import Indexes
@@ -34,6 +35,10 @@ INSTRUCTIONS = (
 )
 
 
+#: Results of `search` when neither `k` nor `limit` is given.
+DEFAULT_K = 10
+#: Sources or kinds: a list, or one as a string.
+Names = str | list[str] | None
 #: The optional `index` argument of every tool.
 IndexName = Annotated[str | None, Field(max_length=100, description="Which index to use when the server has several "
                                         "(`/api/v1/indexes` lists them); the default when absent.")]
@@ -42,29 +47,31 @@ IndexName = Annotated[str | None, Field(max_length=100, description="Which index
 def make_server(indexes: Indexes) -> MCPServer:
     """The MCP server with its three tools, each over the index its optional `index` names (the
     default when absent); errors in the caller's input come back as tool errors with the same
-    messages as the HTTP API's."""
-    server = MCPServer("theorem-search", instructions=INSTRUCTIONS, log_level="WARNING")
+    messages as the HTTP API's. Arguments are named as the native API names them (`k`; `limit`
+    is taken too), a single string is taken where a list is expected, an argument no tool has
+    is refused with a message (`_strict`), and the server reports the index's version."""
 
-    @server.tool()
     def search(
         query: Annotated[str, Field(max_length=MAX_QUERY_CHARS, description="Words, LaTeX, Lean notation, a Lean name or a quoted \"name substring\".")],
-        limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="Number of results.")] = 10,
-        source: Annotated[list[str] | None, Field(description="Only these sources, e.g. [\"mathlib\"] or [\"stacks\"].")] = None,
-        kind: Annotated[list[str] | None, Field(description="Only these kinds, e.g. [\"theorem\", \"lemma\"].")] = None,
+        k: Annotated[int | None, Field(ge=1, le=MAX_RESULTS, description="Number of results (default 10), as the native API's `k`.")] = None,
+        limit: Annotated[int | None, Field(ge=1, le=MAX_RESULTS, description="The same as `k`, for clients that say `limit`.")] = None,
+        source: Annotated[Names, Field(description="Only these sources, e.g. [\"mathlib\"] or \"stacks\".")] = None,
+        kind: Annotated[Names, Field(description="Only these kinds, e.g. [\"theorem\", \"lemma\"].")] = None,
         filters: Annotated[dict[str, str | list[str]] | None, Field(description="Any other filter: package, module, or a metadata key (chapter, tag, namespace, ...).")] = None,
         variant: Annotated[Variant, Field(description=f"Ranking variant, one of {', '.join(variants.names())}.")] = variants.DEFAULT,
         index: IndexName = None,
     ) -> list[dict[str, Any]]:
         """Search the index; compact results (id, name, kind, source, statement, doc, url, score), best first."""
+        if k is not None and limit is not None and k != limit:
+            raise ToolError(f"`k` ({k}) and `limit` ({limit}) disagree: give one of them")
         wanted: dict[str, Any] = dict(filters or {})
         for key, values in (("source", source), ("kind", kind)):
             if values:
-                wanted[key] = values
+                wanted[key] = [values] if isinstance(values, str) else values
         with _as_tool_error():
-            results = indexes.get(index).search(query, limit, wanted, variant)
+            results = indexes.get(index).search(query, k or limit or DEFAULT_K, wanted, variant)
         return [compact(r.statement, r.score) for r in results]
 
-    @server.tool()
     def get_by_id(
         id: Annotated[str, Field(description="A record id from `search`, e.g. `mathlib:Nat.succ_le_succ`.")],
         index: IndexName = None,
@@ -74,14 +81,13 @@ def make_server(indexes: Indexes) -> MCPServer:
             service = indexes.get(index)
             return service.record(service.position(id))
 
-    @server.tool()
     def get_dependencies(
         id: Annotated[str, Field(description="A record id.")],
         direction: Annotated[
             Literal["both", "dependencies", "dependents"],
             Field(description="`dependencies`: what it refers to; `dependents`: what refers to it."),
         ] = "both",
-        limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="At most this many per direction.")] = 20,
+        limit: Annotated[int, Field(ge=1, le=MAX_RESULTS, description="At most this many per direction, as the native API's `limit`.")] = 20,
         index: IndexName = None,
     ) -> dict[str, Any]:
         """The records one record refers to and those referring to it, most central first, with total counts."""
@@ -96,7 +102,20 @@ def make_server(indexes: Indexes) -> MCPServer:
                 out[name] = [compact(s) for s in service.index.records.take(found[:limit])]
         return out
 
-    return server
+    tools = [_strict(Tool.from_function(tool)) for tool in (search, get_by_id, get_dependencies)]
+    return MCPServer("theorem-search", instructions=INSTRUCTIONS, version=indexes.get(None).index.version,
+                     log_level="WARNING", tools=tools)
+
+
+def _strict(tool: Tool) -> Tool:
+    """The tool with its arguments' model refusing names it does not have (pydantic's "Extra
+    inputs are not permitted", naming the argument), and its input schema saying so: an agent
+    that misspells `kind` learns it instead of getting unfiltered results."""
+    loose = tool.fn_metadata.arg_model
+    strict = type(loose.__name__, (loose,), {"model_config": ConfigDict(**loose.model_config, extra="forbid")})
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = {**tool.parameters, "additionalProperties": False}
+    return tool
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 from search.api.filters import FilterCatalogue
 from search.engine.graph import DependencyGraph
 from search.engine.names import nearest
-from search.api.validation import ApiError, check_count, check_variant, clean_query
+from search.api.validation import MAX_RESULTS, ApiError, check_count, check_variant, clean_query
 from search.engine import core, variants
 from search.engine.engine import Engine, Result
 from search.index.store import Index
@@ -58,16 +58,17 @@ class SearchService:
         k: int = 10,
         filters: Mapping[str, Any] | None = None,
         variant: str = variants.DEFAULT,
+        most: int = MAX_RESULTS,
     ) -> list[Result]:
-        """Engine results for a checked query, count, variant and filters."""
+        """Engine results for a checked query, count (at most `most`), variant and filters."""
         query = clean_query(query)
-        check_count(k, "k")
+        check_count(k, "k", most)
         check_variant(variant)
         checked = self.filters.check(filters or {})
         return self.engine.search(query, k=k, filters=checked, variant=variant)
 
     def formal_search(self, query: str, k: int, kinds: tuple[str, ...] = (),
-                      variant: str = variants.DEFAULT) -> list[Result]:
+                      variant: str = variants.DEFAULT, most: int = MAX_RESULTS) -> list[Result]:
         """Lean declarations only (the shapes of the Lean tools), optionally of some kinds."""
         if not self.lean_sources:
             return []
@@ -77,7 +78,7 @@ class SearchService:
             if not present:
                 return []
             filters["kind"] = present
-        return self.search(query, k, filters, variant)
+        return self.search(query, k, filters, variant, most)
 
     def position(self, record_id: str) -> int:
         """The record's position, or ApiError(404) suggesting ids that look alike."""

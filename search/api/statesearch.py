@@ -28,8 +28,11 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from itertools import takewhile
+from typing import Sequence
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, Field
 
@@ -40,7 +43,8 @@ from search.api.indexes import Indexes
 from search.api.service import SearchService
 from search.engine import variants
 from search.engine.engine import Result
-from search.engine.goals import GoalIndex
+from search.engine.goal_match import CLOSES, REWRITES, GoalMatcher
+from search.engine.goals import GoalIndex, read_term, written_constants
 
 PATH = "/api/search"
 THEOREM_KINDS = ("theorem", "lemma")
@@ -54,6 +58,11 @@ _UNIVERSE = re.compile(r"^(?:Type|Sort)\b")
 RERANKED = 100
 RRF_K = 60
 CONSTANTS_WEIGHT = 0.5
+#: Closing and rewriting lemmas put before the engine's hits, at most (chosen on the goal states
+#: made from the corpus of a Mathlib slice, `python -m eval goals`: more of either moved premises
+#: of the engine's ranking out of the first 10).
+CLOSES_FIRST = 3
+REWRITES_FIRST = 2
 QUERY_DESCRIPTION = (
     "A goal state as Lean prints it: hypotheses `x : T`, one a line, then a line `⊢ goal` "
     f"(at most {MAX_QUERY_CHARS} characters)."
@@ -123,34 +132,76 @@ def goal_query(state: GoalState, context: str = "stated") -> str:
 
 
 class StateSearch:
-    """Goal states answered over one service: the engine's answer to the goal's text
+    """Goal states answered over one service, in three tiers: the lemmas whose conclusion
+    matches the goal (it closes it, up to `=`/`↔` symmetry; at most `CLOSES_FIRST`), then those a
+    side of whose equation matches a subterm of it (rewriting candidates, at most
+    `REWRITES_FIRST`), both found by
+    structure (`search.engine.goal_match`); then the engine's answer to the goal's text
     (`goal_query`), reordered by the goal's rarest constants its hits mention
-    (`search.engine.goals`) when the index has its pattern index."""
+    (`search.engine.goals`). The structural tiers need the index's pattern index."""
 
     def __init__(self, service: SearchService) -> None:
         self.service = service
-        patterns = service.index.patterns
+        index = service.index
+        patterns = index.patterns
         self.goals = GoalIndex(patterns) if patterns is not None else None
+        self.matcher = None
+        if patterns is not None and self.goals is not None:
+            kinds, codes = index.records.encode("kind")
+            eligible_kinds = [i for i, kind in enumerate(kinds) if kind in THEOREM_KINDS]
+            formal = pc.is_in(index.records.table["source"], value_set=pa.array(list(service.lean_sources), pa.string()))
+            eligible = np.isin(codes, eligible_kinds) & formal.to_numpy(zero_copy_only=False)
+            classes = index.records.column("name", np.flatnonzero(codes == kinds.index("class"))) if "class" in kinds else []
+            self.matcher = GoalMatcher(patterns, eligible, index.pagerank, classes, self.goals.resolve)
 
     def search(self, state: GoalState, k: int, variant: str = variants.DEFAULT, context: str = "stated",
-               constants: bool = True) -> list[Result]:
+               constants: bool = True, structure: bool = True, exclude: Sequence[int] = ()) -> list[Result]:
         """The theorems and lemmas for a goal state, best first (what `GET /api/search`
-        answers): the engine's hits for `goal_query(state, context)`, the first
-        `RERANKED` of them reordered by reciprocal rank plus `CONSTANTS_WEIGHT` times the
-        share of the goal's constants they mention (`constants`; `python -m eval goals`
-        measures each choice)."""
-        if not constants or self.goals is None:
-            return self.service.formal_search(goal_query(state, context), k, THEOREM_KINDS, variant)
-        hits = self.service.formal_search(goal_query(state, context), max(k, RERANKED), THEOREM_KINDS, variant)
-        if not hits:
-            return hits
-        weights = self.goals.constants([type_ for _, type_ in state.hypotheses], state.goal)
-        shared = self.goals.scores(weights, np.asarray([self.service.index.position[h.statement.id] for h in hits]))
-        top = shared.max()
-        shared = shared / top if top > 0 else shared
-        score = [(1.0 + CONSTANTS_WEIGHT * shared[i]) / (RRF_K + i + 1) for i in range(len(hits))]
-        order = sorted(range(len(hits)), key=lambda i: -score[i])[:k]
-        return [dataclasses.replace(hits[i], score=score[i], rank=r + 1) for r, i in enumerate(order)]
+        answers): with `structure`, the structural tiers first (class docstring); then the
+        engine's hits for `goal_query(state, context)`, the first `RERANKED` of them reordered
+        by reciprocal rank plus `CONSTANTS_WEIGHT` times the share of the goal's constants they
+        mention (`constants`). `exclude`: record positions never answered (an evaluation's
+        own theorem). `python -m eval goals` measures each choice."""
+        position = self.service.index.position
+        excluded = set(exclude)
+        tiers = self._structural(state, excluded) if structure else []
+        wanted = max(k, RERANKED) if constants and self.goals is not None else k
+        hits = [h for h in self.service.formal_search(goal_query(state, context), wanted + len(excluded),
+                                                       THEOREM_KINDS, variant, most=wanted + len(excluded))
+                if position[h.statement.id] not in excluded]
+        if constants and self.goals is not None and hits:
+            weights = self.goals.constants([type_ for _, type_ in state.hypotheses], state.goal)
+            shared = self.goals.scores(weights, np.asarray([position[h.statement.id] for h in hits]))
+            top = shared.max()
+            shared = shared / top if top > 0 else shared
+            score = [(1.0 + CONSTANTS_WEIGHT * shared[i]) / (RRF_K + i + 1) for i in range(len(hits))]
+            hits = [hits[i] for i in sorted(range(len(hits)), key=lambda i: -score[i])]
+        answer, seen = [], set()
+        for hit in [*tiers, *hits]:
+            if hit.statement.id not in seen and len(answer) < k:
+                seen.add(hit.statement.id)
+                answer.append(hit)
+        return [dataclasses.replace(hit, score=1.0 / (RRF_K + rank), rank=rank) for rank, hit in enumerate(answer, 1)]
+
+    def _structural(self, state: GoalState, excluded: set[int]) -> list[Result]:
+        """At most `CLOSES_FIRST` closing lemmas, then `REWRITES_FIRST` rewriting ones, as results."""
+        if self.matcher is None or self.goals is None:
+            return []
+        term = read_term(state.goal)
+        if term is None:
+            return []
+        fixed = {name for names, _ in state.hypotheses for name in names}
+        mentioned = {name for text in [state.goal, *(type_ for _, type_ in state.hypotheses)]
+                     for written in written_constants(read_term(text)) for name in [written, *self.goals.resolve(written)]}
+        matches = self.matcher.match(term, fixed, mentioned, sorted(excluded))
+        closes = [m for m in matches if m.kind == CLOSES][:CLOSES_FIRST]
+        rewrites = [m for m in matches if m.kind == REWRITES][:REWRITES_FIRST]
+        chosen = [*closes, *rewrites]
+        statements = self.service.index.records.take([m.position for m in chosen])
+        return [Result(statement=s, score=0.0, signals={"closes" if m.kind == CLOSES else "rewrites": {
+                    "share": round(m.share, 6), "weight": round(m.weight, 6), "foreign": float(m.foreign),
+                    "reversed": float(m.reversed)}})
+                for m, s in zip(chosen, statements)]
 
 
 class StateSearchHit(FormalHit):
@@ -168,9 +219,10 @@ INDEX_HEADER = "X-Index"
 REV_HEADER = "X-Index-Rev"
 
 
-def router(indexes: Indexes) -> APIRouter:
+def router(indexes: Indexes, states: dict[str, StateSearch]) -> APIRouter:
+    """The route over the named indexes, each answered by its `StateSearch` (`states`, by name:
+    one per index, shared with the other shapes that search by goal)."""
     api = APIRouter(tags=["LeanStateSearch"])
-    states = {name: StateSearch(service) for name, service in indexes.services.items()}
 
     @api.get(
         PATH,

@@ -49,11 +49,20 @@ def clean_query(text: str, what: str = "query") -> str:
     return text
 
 
-def check_count(k: int, what: str) -> int:
-    """A result count from 1 to MAX_RESULTS (booleans are not numbers here)."""
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_RESULTS:
-        raise ApiError(400, f"{what} must be a whole number from 1 to {MAX_RESULTS}; got {k!r}")
+def check_count(k: int, what: str, most: int = MAX_RESULTS) -> int:
+    """A result count from 1 to `most` (booleans are not numbers here)."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= most:
+        raise ApiError(400, f"{what} must be a whole number from 1 to {most}; got {k!r}")
     return k
+
+
+def numeric_string(value: Any) -> Any:
+    """`"5"` as 5, for a count in a request body: the servers the API shapes imitate (FastAPI,
+    an `int` field) read a numeric string as its number, and clients send one (lean-lsp-mcp's
+    LeanSearch call). Anything else is left to the field's strict check (no floats, no booleans)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
 
 
 def check_variant(variant: str) -> str:

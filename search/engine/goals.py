@@ -57,8 +57,8 @@ class GoalIndex:
         """The weighted constants of a goal state (module docstring)."""
         weights: dict[str, float] = {}
         for text, weight in [*((h, 1.0) for h in hypotheses), (goal, GOAL_WEIGHT)]:
-            for written in _written(_read(text)):
-                for name in self._resolve(written):
+            for written in written_constants(read_term(text)):
+                for name in self.resolve(written):
                     idf = math.log(self.size / self.documents[name])
                     if self.documents[name] <= MAX_SHARE * self.size:
                         weights[name] = max(weights.get(name, 0.0), weight * idf)
@@ -71,13 +71,15 @@ class GoalIndex:
             scores += weight * np.isin(positions, self.patterns.mentioning(f"c:{name}"))
         return scores
 
-    def _resolve(self, written: str) -> list[str]:
+    def resolve(self, written: str) -> list[str]:
+        """The constants a name written in a goal stands for: itself when some statement
+        mentions it, else those ending with its last part, most mentioned first."""
         if written in self.documents:
             return [written]
         return self.by_last.get(split_name(written)[-1], [])[:MAX_READINGS]
 
 
-def _read(text: str) -> Expr | None:
+def read_term(text: str) -> Expr | None:
     """The term a hypothesis's type or a goal reads as (None when it does not read)."""
     try:
         return statement_term(f"theorem t : {text}")
@@ -85,7 +87,7 @@ def _read(text: str) -> Expr | None:
         return None
 
 
-def _written(term: Expr | None) -> list[str]:
+def written_constants(term: Expr | None) -> list[str]:
     """The constants of a term, as written, in order."""
     out: list[str] = []
     stack = [term] if term is not None else []

@@ -6,6 +6,7 @@ not match."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from fastapi import FastAPI
@@ -15,6 +16,8 @@ from search.api.http import make_api
 from search.engine.engine import Engine
 from search.index.build import BuildOptions, build_index
 from search.index.store import Index
+from tests.client_venv import client_venv
+from tests.live_server import live_server
 
 
 @pytest.fixture(scope="package")
@@ -67,3 +70,17 @@ def pattern_engine(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path)
 @pytest.fixture(scope="package")
 def pattern_client(pattern_engine: Engine) -> TestClient:
     return TestClient(make_api(pattern_engine, rate_limit=0), raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="package")
+def pattern_server(pattern_engine: Engine) -> Iterator[str]:
+    """The patterns fixture's API served live by uvicorn, for the real clients' tests."""
+    with live_server(make_api(pattern_engine, rate_limit=0), start_timeout=30) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def client_env(request: pytest.FixtureRequest) -> Path:
+    """The virtual environment holding the test module's `REQUIREMENT`, a client package others
+    wrote (tests/client_venv.py: made once, skipped when it cannot be installed)."""
+    return client_venv(request.config, request.module.REQUIREMENT)

@@ -69,3 +69,29 @@ def test_lean_pretty_printed_body_is_accepted(client: TestClient, engine: Engine
     response = client.post("/search", content=body.encode(), headers={"content-type": "application/json"})
     assert response.status_code == 200
     assert [r.name for r in parse_leansearch(response.text)] == expected_names(engine, long, 4)
+
+
+def test_num_results_as_a_number_or_a_numeric_string_up_to_150(client: TestClient, engine: Engine) -> None:
+    """lean-lsp-mcp sends `{"num_results": "5", "query": [q]}`; LeanSearch's server reads the
+    string as its number, and so does this one."""
+    as_string = client.post("/search", json={"num_results": "3", "query": ["sine"]})
+    as_number = client.post("/search", json={"num_results": 3, "query": ["sine"]})
+    assert as_string.status_code == 200 and as_string.json() == as_number.json()
+    assert len(as_string.json()[0]) == 3
+    most = client.post("/search", json={"num_results": "150", "query": ["sine"]})
+    assert most.status_code == 200 and len(most.json()[0]) == len(expected_names(engine, "sine", 150))
+
+
+def test_every_query_gets_its_inner_list_empty_when_nothing_is_found(tmp_path, fixtures_dir) -> None:  # type: ignore[no-untyped-def]
+    """An index without Lean declarations finds nothing for LeanSearch; the answer still has
+    one (empty) inner list per query string, which `#leansearch` reads as no results."""
+    from search.api.http import make_api
+    from search.index.build import BuildOptions, build_index
+    from search.index.store import Index
+
+    build_index(tmp_path / "index", BuildOptions(sources=[f"stackslike={fixtures_dir / 'latex' / 'stackslike'}"],
+                                                 backend="torch", progress=False))
+    latex_only = TestClient(make_api(Engine(Index.load(tmp_path / "index")), rate_limit=0))
+    answer = latex_only.post("/search", json={"num_results": 4, "query": ["a ring", "a module"]})
+    assert answer.status_code == 200 and answer.json() == [[], []]
+    assert parse_leansearch(latex_only.post("/search", **leansearch_request("a ring.")).text) == []

@@ -59,8 +59,13 @@ def test_unknown_names_and_patterns_answer_error_with_suggestions(client: TestCl
 
 
 def test_malformed_requests_are_400_with_loogle_fields(client: TestClient) -> None:
-    for response in (client.get("/json", params={"q": "  "}), client.get("/json"),
-                     client.get("/json", params={"q": "x" * 5000})):
+    for response in (client.get("/json"), client.get("/json", params={"q": "x" * 5000})):
         assert 400 <= response.status_code < 500
         body = response.json()
         assert body["error"] and body["suggestions"] == []
+
+
+def test_an_empty_query_is_answered_with_an_empty_object_as_loogle_does(client: TestClient) -> None:
+    for q in ("", "  "):
+        response = client.get("/json", params={"q": q})
+        assert response.status_code == 200 and response.json() == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any, Iterator
 
 import gradio as gr
@@ -43,7 +44,37 @@ def test_lists_the_three_tools(base_url: str) -> None:
 
     tools = {tool.name: tool for tool in asyncio.run(run()).tools}
     assert set(tools) == {"search", "get_by_id", "get_dependencies"}
-    assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 100
+    properties = tools["search"].input_schema["properties"]
+    assert {"k", "limit"} <= set(properties) and properties["k"]["anyOf"][0]["maximum"] == 100
+    assert all(tool.input_schema["additionalProperties"] is False for tool in tools.values())
+
+
+def test_the_server_reports_the_index_version(base_url: str, engine: Engine) -> None:
+    async def run() -> Any:
+        async with Client(f"{base_url}/mcp") as client:
+            return client.server_info
+
+    info = asyncio.run(run())
+    assert info.name == "theorem-search" and info.version == engine.index.version != ""
+
+
+def test_k_as_the_native_api_names_it_or_limit_and_one_string_for_a_list(base_url: str, engine: Engine) -> None:
+    expected = [r.statement.id for r in engine.search("sine", k=2, filters={"source": ["extra"]})]
+    for arguments in ({"k": 2}, {"limit": 2}, {"k": 2, "limit": 2}):
+        result = call(base_url, "search", {"query": "sine", "source": "extra", **arguments})
+        assert [h["id"] for h in result.structured_content["result"]] == expected, arguments
+    both = call(base_url, "search", {"query": "sine", "k": 2, "limit": 3})
+    assert both.is_error and "`k` (2) and `limit` (3) disagree" in both.content[0].text
+
+
+def test_no_log_line_per_request_at_info(base_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """An agent calls tools by the hundred: the server's log says nothing of each at INFO."""
+    with caplog.at_level(logging.INFO):
+        for _ in range(3):
+            assert not call(base_url, "search", {"query": "sine", "k": 1}).is_error
+    # The client's own HTTP library logs each request it sends; the server logs none.
+    server_lines = [r for r in caplog.records if r.levelno >= logging.INFO and not r.name.startswith("httpx")]
+    assert server_lines == [], [(r.name, r.getMessage()) for r in server_lines]
 
 
 def test_search_tool_returns_compact_results(base_url: str, engine: Engine) -> None:
@@ -104,7 +135,10 @@ BAD_CALLS = [
     ("search", {"query": "ring", "filters": {"colour": "red"}}, "unknown filter 'colour'"),
     ("search", {"query": "ring", "filters": {"kind": "theorm"}}, "no record has kind = 'theorm'"),
     ("search", {"query": "ring", "filters": ["kind"]}, "valid dictionary"),
-    ("search", {"query": "ring", "source": "extra"}, "valid list"),
+    ("search", {"query": "ring", "source": 3}, "valid string"),
+    ("search", {"query": "ring", "limt": 3}, "limt"),
+    ("search", {"query": "ring", "limt": 3}, "Extra inputs are not permitted"),
+    ("get_by_id", {"id": "extra:Real.sin", "index": None, "format": "json"}, "format"),
     ("get_by_id", {"id": ""}, "no statement has the id ''"),
     ("get_by_id", {"id": 3}, "valid string"),
     ("get_dependencies", {"id": "extra:Real.sin", "direction": "up"}, "direction"),

@@ -15,7 +15,11 @@ BAD_LEANSEARCH_BODIES = [
     {"query": ["ok"], "num_results": 0},
     {"query": ["ok"], "num_results": -3},
     {"query": ["ok"], "num_results": 10**9},
-    {"query": ["ok"], "num_results": "6"},  # a string, not a number
+    {"query": ["ok"], "num_results": "six"},  # a string, not a number
+    {"query": ["ok"], "num_results": "0"},
+    {"query": ["ok"], "num_results": "151"},  # LeanSearch's own bound is 150
+    {"query": ["ok"], "num_results": "2.5"},
+    {"query": ["ok"], "num_results": True},
     {"query": ["ok"], "num_results": 2.5},
     {"query": "ok", "num_results": 6},  # a string, not a list
     {"query": [1, 2], "num_results": 6},

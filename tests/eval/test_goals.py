@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from eval.__main__ import main
-from eval.goals import GoalQuery, goal_state, recalls
+from eval.goals import CLIENT_EXAMPLES, GoalQuery, corpus_goals, goal_state, recalls
+from search.index.store import Index
 from search.index.build import BuildOptions, build_index
 
 STATEMENT = """import Mathlib
@@ -58,10 +59,28 @@ def test_the_command_measures_each_variant_and_goal_path(tmp_path: Path, fixture
                           {"kind": "alternative", "docs": ["no_such_lemma"]}],
     }]), encoding="utf-8")
     code = main(["goals", "--index", str(index), "--queries", str(queries), "--variants", "bm25",
-                 "--out", str(tmp_path), "--name", "mpr"])
+                 "--corpus", "5", "--out", str(tmp_path), "--name", "mpr"])
     report = json.loads((tmp_path / "mpr.json").read_text(encoding="utf-8"))
     assert code == 0 and report["premises"] == 2 and report["premises_in_index"] == 1
-    assert set(report["variants"]["bm25"]) == {"sharing", "stated", "stated+constants", "gain"}
+    assert set(report["variants"]["bm25"]) == {"sharing", "stated", "stated+constants", "structure", "gain"}
     assert report["variants"]["bm25"]["stated"]["premise Recall@10"]["mean"] == pytest.approx(1.0)
     assert report["variants"]["bm25"]["stated"]["group Recall@10"]["mean"] == pytest.approx(0.5)
     assert "| `bm25` | gain |" in capsys.readouterr().out
+
+    # Goal states made from the index's own theorems that refer to other theorems: `Real.mul_self_sqrt`
+    # and the like have none here, `tsum_lt_tsum`'s refs name no theorem of the fixture either.
+    assert report["corpus"]["n"] == len(corpus_goals(Index.load(index), 5))
+    assert [e["state"] for e in report["examples"]] == [state for state, _ in CLIENT_EXAMPLES]
+
+
+def test_corpus_goals_are_theorems_with_theorem_premises(tmp_path: Path, fixtures_dir: Path) -> None:
+    index = tmp_path / "index"
+    build_index(index, BuildOptions(sources=[f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"],
+                                    backend="torch", progress=False))
+    loaded = Index.load(index)
+    made = corpus_goals(loaded, 50)
+    theorems = {s.name for s in loaded.records if s.kind in ("theorem", "lemma")}
+    for goal in made:
+        assert goal.name in theorems and goal.original and goal.original <= theorems and goal.name not in goal.original
+        assert goal.state.splitlines()[-1].startswith("⊢ ")
+    assert made == corpus_goals(loaded, 50)  # the same draw each time
