@@ -97,11 +97,46 @@ REASONS = [
 ]
 
 
+#: What the two sides say of a declaration written in both, compared field by field.
+FIELDS: dict[str, Callable[[Statement], object]] = {
+    "signature": lambda s: s.statement,
+    "docstring": lambda s: s.doc,
+    "attribute text": lambda s: s.meta.get("attribute_args"),
+    "module doc and inherited text": lambda s: s.informal,
+    "refs": lambda s: sorted(s.deps),
+}
+
+
+def _fields(sides: dict[str, Side]) -> dict[str, dict]:
+    """For each declaration written on both sides, whether each field agrees; refs also as
+    counts (a side's refs to names the other has no record of cannot agree)."""
+    out = {name: {"same": 0, "different": 0, "examples": []} for name in FIELDS}
+    refs = Counter()
+    new, old = sides["new"].records, sides["old"].records
+    for i, o in old.items():
+        n = new.get(i)
+        if n is None or "derived_from" in o.meta:
+            continue
+        for name, read in FIELDS.items():
+            same = read(n) == read(o)
+            out[name]["same" if same else "different"] += 1
+            if not same and len(out[name]["examples"]) < EXAMPLES:
+                out[name]["examples"].append(n.name)
+        refs["both"] += len(set(n.deps) & set(o.deps))
+        refs["only new"] += len(set(n.deps) - set(o.deps))
+        refs["only old"] += len(set(o.deps) - set(n.deps))
+        refs["only new, to a generated name"] += sum(1 for d in set(n.deps) - set(o.deps) if d not in old)
+    out["refs"]["counts"] = dict(refs)
+    return out
+
+
 def compare(new: list[Statement], old: list[Statement]) -> dict:
-    """Names on each side only, counted per kind and per reason, with examples of each."""
+    """Names on each side only, counted per kind and per reason, with examples of each, and
+    what the two sides say of the declarations written in both."""
     sides = {"new": Side.of(new), "old": Side.of(old)}
     out: dict = {"records": {"new": len(sides["new"].records), "old": len(sides["old"].records)},
-                 "both": len(sides["new"].records.keys() & sides["old"].records.keys())}
+                 "both": len(sides["new"].records.keys() & sides["old"].records.keys()),
+                 "fields": _fields(sides)}
     for name, other_name in (("new", "old"), ("old", "new")):
         side, other = sides[name], sides[other_name]
         only = [s for i, s in side.records.items() if i not in other.records]
@@ -134,7 +169,12 @@ def _markdown(report: dict) -> str:
                 examples = ", ".join(f"`{n}`" for n in entry["examples"][:EXAMPLES])
                 where = "source" if side == "new" else "JSON lines"
                 lines.append(f"| {where} | {key}: {entry['sentence']} | {entry['count']:,} | {by} | {examples} |")
-        lines.append("")
+        lines += ["", "| field of a declaration written in both | same | different | examples |", "| --- | ---: | ---: | --- |"]
+        for name, field in found["fields"].items():
+            examples = ", ".join(f"`{n}`" for n in field["examples"])
+            lines.append(f"| {name} | {field['same']:,} | {field['different']:,} | {examples} |")
+        counts = found["fields"]["refs"]["counts"]
+        lines += ["", "Refs: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + ".", ""]
     return "\n".join(lines)
 
 

@@ -43,9 +43,18 @@ class AttributeItem:
     options: dict[str, str] = field(default_factory=dict)
 
 
+def without_kind(item: str) -> str:
+    """An attribute item without its kind: `scoped simp` -> `simp`."""
+    for kind in ("local ", "scoped "):
+        if item.startswith(kind):
+            return item[len(kind):]
+    return item
+
+
 def parse_item(item: str, doc: str | None = None) -> AttributeItem:
-    """Read one attribute item; `doc` is a doc comment argument the caller took out of it."""
-    item = collapse_spaces(item)
+    """Read one attribute item (its kind, `local` or `scoped`, aside); `doc` is a doc comment
+    argument the caller took out of it."""
+    item = without_kind(collapse_spaces(item))
     m = _WORD_RE.match(item)
     if m is None:
         return AttributeItem(word="", text=item)

@@ -32,7 +32,7 @@ from search.corpus.lean.syntax import (
     split_name,
     tokenize,
 )
-from search.corpus.lean.attributes import parse_item
+from search.corpus.lean.attributes import parse_item, without_kind
 from search.corpus.lean.generators import GENERATORS
 
 DECL_KINDS = ("theorem", "lemma", "def", "abbrev", "instance", "structure", "class", "inductive",
@@ -213,7 +213,8 @@ class FileParser:
                 if tok.text == "open":
                     self._add_opens(prefix.opens, prefix.opens_scoped, i + 1, j)
                 prefix.guarded |= tok.text == "#" and nxt.text == "guard_msgs"
-                prefix.first = None
+                # A doc comment before `set_option .. in` is another command's (`#adaptation_note`).
+                prefix.first, prefix.doc = None, None
                 i = j + 1
                 continue
             else:
@@ -240,7 +241,7 @@ class FileParser:
                 depth -= 1
             elif text == "," and depth == 0 and j > start:
                 stop = self.tokens[j].start if j < len(self.tokens) else len(self.lexed.code)
-                item = _strip_attr_kind(collapse_spaces(self.lexed.code[self.tokens[start].start:stop]))
+                item = collapse_spaces(self.lexed.code[self.tokens[start].start:stop])
                 docs = [self.lexed.docs[t.start] for t in self.tokens[start:j] if t.kind == "doc"]
                 prefix.attr_items.append(item)
                 prefix.attr_docs.append(docs[0] if docs else None)
@@ -332,6 +333,8 @@ class FileParser:
         sig_end = self._signature_end(after_name, end, kind)
         decl = self._new_decl(prefix.first if prefix.first is not None else kw, kw, end, prefix, kind)
         sig_stop = toks[sig_end].start if sig_end < end else toks[_last_code(toks, kw, end)].end
+        # The header ends with its last code: a comment between it and `:=` is not part of it.
+        sig_stop = toks[kw].start + len(self.lexed.code[toks[kw].start:sig_stop].rstrip())
         decl.signature = self.lexed.text[toks[kw].start:sig_stop].rstrip()
         rest_from = toks[after_name - 1].end
         decl.sig_rest = self.lexed.text[rest_from:sig_stop].rstrip() if rest_from < sig_stop else ""
@@ -502,12 +505,7 @@ def _last_code(toks: list[Token], a: int, b: int) -> int:
 
 
 def attribute_names(items: list[str]) -> list[str]:
-    """`["simp", "to_additive add_foo"]` -> `["simp", "to_additive"]`."""
-    return [item.split(" ", 1)[0] for item in items]
+    """`["simp", "to_additive add_foo", "scoped simp"]` -> `["simp", "to_additive", "simp"]`
+    (an item's kind, `local` or `scoped`, is not its name)."""
+    return [without_kind(item).split(" ", 1)[0] for item in items]
 
-
-def _strip_attr_kind(item: str) -> str:
-    for kind in ("local ", "scoped "):
-        if item.startswith(kind):
-            return item[len(kind):]
-    return item
