@@ -16,7 +16,16 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from search.corpus.lean.decl import INDUCTIVE_KINDS, STRUCTURE_KINDS, AliasSpec, Decl, explicit_binder_names, top_level_colon
+from search.corpus.lean.decl import (
+    INDUCTIVE_KINDS,
+    STRUCTURE_KINDS,
+    VALUE_CHARS,
+    VALUE_KINDS,
+    AliasSpec,
+    Decl,
+    explicit_binder_names,
+    top_level_colon,
+)
 from search.corpus.lean.refs import reference_candidates
 from search.corpus.lean.syntax import (
     BRACKETS,
@@ -347,6 +356,9 @@ class FileParser:
         own = {f["name"] for f in decl.fields} | set(decl.constructors)
         decl.candidates = reference_candidates(toks, after_name, end, sig_end, own)
         self.decls.append(decl)
+        if kind in VALUE_KINDS and sig_end < end and toks[sig_end].text == ":=":
+            value = collapse_spaces(self._code(sig_end + 1, _last_code(toks, sig_end, end) + 1))
+            decl.value = value if len(value) <= VALUE_CHARS else value[:VALUE_CHARS].rsplit(" ", 1)[0] + " …"
         if kind == "irreducible_def" and decl.name and sig_end < end:
             self.decls.append(self._definition_lemma(decl, sig_end, end))
 

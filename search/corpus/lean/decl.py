@@ -16,6 +16,9 @@ from search.corpus.lean.syntax import BRACKETS, top_level
 STRUCTURE_KINDS = frozenset({"structure", "class"})
 #: Kinds whose declaration also declares constructors.
 INDUCTIVE_KINDS = frozenset({"inductive", "class inductive", "coinductive"})
+#: Kinds whose value (the term after `:=`) is kept, and how much of it.
+VALUE_KINDS = frozenset({"def", "abbrev", "instance", "irreducible_def"})
+VALUE_CHARS = 400
 #: Kinds that declare a type (and with it a namespace).
 TYPE_KINDS = frozenset({"structure", "class", "class abbrev"}) | INDUCTIVE_KINDS
 _SORT_RESULT_RE = re.compile(r"\s*(?:Prop|Type|Sort)\b")
@@ -56,6 +59,9 @@ class Decl:
     constructors: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     sig_rest: str = ""
+    #: A definition's value as written after `:=` (`def`, `abbrev`, `instance`, cut to
+    #: `VALUE_CHARS`): what it is, for saying it in words; "" for theorems and `where` bodies.
+    value: str = ""
     mutual: int = -1
     alias: AliasSpec | None = None
     derived_from: str | None = None

@@ -105,6 +105,17 @@ def literal(text: str) -> Expr:
     return ("n", text)
 
 
+def named_pi(name: str, domain: Expr, body: Expr, bracket: str = "") -> Expr:
+    """`∀ name : domain, body` with its variable's name and, for a declaration's binder, the
+    bracket it is written in (`(`, `{`, `[`, `⦃`) (`Reading.WORDS`)."""
+    return ("Π", name, domain, body, bracket)
+
+
+def lam(name: str, body: Expr) -> Expr:
+    """`fun name => body` (`Reading.WORDS`)."""
+    return ("λ", name, body)
+
+
 NUMERAL = app(const("OfNat.ofNat"), VAR, VAR)
 
 
@@ -113,6 +124,7 @@ class Reading(Enum):
 
     NAMES = "names"
     TERMS = "terms"
+    WORDS = "words"
 
 
 class ParseError(ValueError):
@@ -158,6 +170,8 @@ class _Binding:
     condition: Expr | None = None
     #: `∫ x in a..b`: the interval's upper end (`bound` is the lower).
     upper: Expr | None = None
+    #: The bracket of a declaration's binder group (`(`, `{`, `[`, `⦃`), "" for bare names.
+    bracket: str = ""
 
 
 class _Reader:
@@ -168,7 +182,10 @@ class _Reader:
         self.toks = toks
         self.i = 0
         self.bound = bound
-        self.terms = reading is Reading.TERMS
+        self.terms = reading in (Reading.TERMS, Reading.WORDS)
+        #: `WORDS`: binders keep their variables' names (`named_pi`, `lam`), for saying a
+        #: statement in words (search/corpus/lean/informal).
+        self.words = reading is Reading.WORDS
         self.strict = strict
         self.infix = {**INFIX, **TERM_INFIX} if self.terms else INFIX
         self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
@@ -328,21 +345,30 @@ class _Reader:
                 for name in reversed(b.names):
                     if b.relation:
                         body = pi(self.predicate(name, b), body)
-                    body = pi(b.type or VAR, body)
+                    body = named_pi(name, b.type or VAR, body) if self.words else pi(b.type or VAR, body)
             return body
         if word in _QUANTIFIERS:
             for b in reversed(bindings):
                 for name in reversed(b.names):
                     inner = app(const("And"), self.predicate(name, b), body) if b.relation else body
-                    body = app(const(_QUANTIFIERS[word]), inner)
+                    body = app(const(_QUANTIFIERS[word]), self.bind(name, inner))
             return body
         if notation is None:  # fun, λ
+            for b in reversed(bindings) if self.words else ():
+                for name in reversed(b.names):
+                    body = lam(name, body)
             return body
         return self.apply_binder(notation, bindings, body)
+
+    def bind(self, name: str, body: Expr) -> Expr:
+        """`body` as the function of `name` it is (`WORDS`), or as it is."""
+        return lam(name, body) if self.words else body
 
     def apply_binder(self, notation: Binder, bindings: list[_Binding], body: Expr) -> Expr:
         """The constant of a binder notation applied as its `shape` says (`notation.Binder`)."""
         c = const(notation.constant)
+        if notation.shape == "integral" and self.words and bindings and bindings[0].names:
+            body = lam(bindings[0].names[0], body)
         if notation.shape == "integral":
             measure = VAR
             if (t := self.peek()) is not None and t.text == "∂":
@@ -367,13 +393,13 @@ class _Reader:
                         domain = const(notation.universe)
                     if b.condition is not None:
                         domain = app(const("Finset.filter"), b.condition, domain)
-                    body = app(c, domain, body)
+                    body = app(c, domain, self.bind(name, body))
                 elif notation.shape == "filter":
-                    body = app(c, body, b.bound if b.bound is not None else VAR)
+                    body = app(c, self.bind(name, body), b.bound if b.bound is not None else VAR)
                 else:
                     if b.relation:
-                        body = app(c, body)
-                    body = app(c, body)
+                        body = app(c, self.bind(name, body))
+                    body = app(c, self.bind(name, body))
         return body
 
     def predicate(self, name: str, b: _Binding) -> Expr:
@@ -429,7 +455,7 @@ class _Reader:
             names = [t.text for t in inner if t.kind == "ident"]
             self.bound.update(names)
             self.skip_group()
-            return _Binding(names)
+            return _Binding(names, bracket=opener.text)
         names = [t.text for t in inner[:colon] if t.kind == "ident"] if colon is not None else []
         self.i += 1 + (colon + 1 if colon is not None else 0)
         type_ = self.expr(0)
@@ -439,7 +465,7 @@ class _Reader:
         if self.strict and self.toks[self.i - 1].text != TERM_BRACKETS.opening[opener.text]:
             self.fail(f"'{opener.text}' is not closed", opener)
         # An instance binder `[C x]` is a hypothesis without a name.
-        return _Binding(names or ["_"], type_)
+        return _Binding(names or ["_"], type_, bracket=opener.text)
 
     def remember_types(self, names: list[str], type_: Expr) -> None:
         head = type_
@@ -616,6 +642,7 @@ class _Reader:
                 for name in reversed(b.names):
                     if b.relation:
                         body = app(const("And"), self.predicate(name, b), body)
+                    body = self.bind(name, body)
             return app(const("Subtype" if separator.text == "//" else "setOf"), body)
         items = [self.expr(0)]
         while (t := self.peek()) is not None and t.text == ",":
@@ -719,8 +746,8 @@ class _Reader:
         self.i += 1
         body = self.expr(0) if self.peek() is not None else VAR
         for b in reversed(bindings):
-            for _ in b.names:
-                body = pi(b.type or VAR, body)
+            for name in reversed(b.names):
+                body = named_pi(name, b.type or VAR, body, b.bracket) if self.words else pi(b.type or VAR, body)
         return body
 
 
@@ -744,10 +771,10 @@ def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None
     return term
 
 
-def parse_declaration(binders: list[Token], type_: list[Token]) -> Expr:
-    """A declaration header's statement as `∀ binders, type` (`Reading.TERMS`), from the
-    tokens of its binders and of its type."""
-    return _Reader([*binders, Token("sym", ","), *type_], set(), Reading.TERMS).declaration()
+def parse_declaration(binders: list[Token], type_: list[Token], reading: Reading = Reading.TERMS) -> Expr:
+    """A declaration header's statement as `∀ binders, type` (`Reading.TERMS`, or `WORDS`), from
+    the tokens of its binders and of its type."""
+    return _Reader([*binders, Token("sym", ","), *type_], set(), reading).declaration()
 
 
 def peel_foralls(e: Expr) -> tuple[list[Expr], Expr]:

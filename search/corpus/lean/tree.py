@@ -123,7 +123,7 @@ def _generate(source: Decl, context: Context) -> list[Decl]:
             source, name=made.name, kind=made.kind or source.kind, order=source.order + 0.5,
             docstring=made.doc, sig_rest=made.sig_rest, attributes=attribute_names(made.items),
             attribute_args=list(made.items), attribute_docs=[], later_items=[], fields=[], constructors=[],
-            candidates=[], alias=None, derived_from=source.name, derived_by=word, refs=[],
+            candidates=[], alias=None, derived_from=source.name, derived_by=word, refs=[], value="",
         )
         decl.signature = f"{decl.kind} {_relative(decl.name, source.namespace)}{made.sig_rest}"
         out += [decl, *_generate(decl, context)]
@@ -286,7 +286,7 @@ def parse_sources(sources: Iterable[tuple[str, str]], workers: int = 1) -> tuple
 RECORD_FIELDS = ("name", "kind", "module", "path", "line", "end_line", "signature", "docstring",
                  "attributes", "modifiers", "namespace", "opens", "opens_scoped", "fields",
                  "constructors", "refs", "source", "commit", "url", "attribute_args", "derived_from",
-                 "derived_by", "deprecated")
+                 "derived_by", "deprecated", "value")
 
 
 def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, commit: str = "") -> dict:
@@ -308,7 +308,7 @@ def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, co
         "opens_scoped": scoped, "fields": d.fields, "constructors": d.constructors, "refs": d.refs,
         "source": source, "commit": commit, "url": url, "attribute_args": d.attribute_args,
         "derived_from": d.derived_from, "derived_by": d.derived_by,
-        "deprecated": deprecated.to_json() if deprecated else None,
+        "deprecated": deprecated.to_json() if deprecated else None, "value": d.value,
     }
     return {k: values[k] for k in RECORD_FIELDS}
 
