@@ -26,7 +26,10 @@ class Statement:
     `language` says how `statement` is written: `lean` (formal) or `latex` (informal).
     `doc` is the statement's own text (docstring, slogan, rendered LaTeX); `informal` is what
     its authors say of it elsewhere (the module doc's line naming it, its structure's docstring
-    for a field), text made without an LLM that the search reads beside `doc`.
+    for a field), text made without an LLM that the search reads beside `doc`;
+    `informal_statement` is a Lean statement said in English by the structural informaliser
+    (search/corpus/lean/informaliser.py: generated, never an author's; `meta` says which
+    lexicon sources its phrases came from, `informal_statement_from`).
     `group` is the id of the StatementGroup head (itself when the record heads its group).
     `deps` and `links` hold ids; `meta` holds source-specific filter metadata (chapter,
     section, Stacks tag, arXiv category, authors, year, ...) as plain JSON values.
@@ -40,6 +43,7 @@ class Statement:
     language: str
     doc: str = ""
     informal: str = ""
+    informal_statement: str = ""
     module: str = ""
     path: str = ""
     line: int = 0
@@ -83,6 +87,7 @@ SCHEMA = pa.schema(
         ("language", pa.string()),
         ("doc", pa.string()),
         ("informal", pa.string()),
+        ("informal_statement", pa.string()),
         ("module", pa.string()),
         ("path", pa.string()),
         ("line", pa.int32()),
@@ -257,6 +262,9 @@ def read_records(path: Path, meta_columns: MetaColumns | None = None) -> RecordT
     (statement texts, URLs) are never read from disk."""
     with pa.memory_map(str(path)) as source:
         table = pa.ipc.open_file(source).read_all()
+    for position, column in enumerate(SCHEMA):
+        if column.name not in table.schema.names:  # written before the field existed
+            table = table.add_column(position, column, pa.nulls(table.num_rows, column.type).fill_null(""))
     return RecordTable(table if table.schema.equals(SCHEMA) else table.cast(SCHEMA), meta_columns)
 
 

@@ -8,6 +8,7 @@ dataset. `load_records` reads every source and adds the links between them.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +17,12 @@ from typing import Sequence
 from search import config
 from search.corpus.crosslinks import link_stacks
 from search.corpus.formats import FORMATS, CorpusFormat
+from search.corpus.lean.informaliser import informalise
+from search.corpus.lean.lexicon import Lexicon, build_lexicon
 from search.corpus.theoremsearch import DATASET
 from search.record import Statement
 
+log = logging.getLogger(__name__)
 #: The source name of the TheoremSearch dataset (arXiv statements).
 ARXIV = "arxiv"
 
@@ -86,11 +90,13 @@ def _recognised(name: str, path: Path) -> str:
 
 @dataclass(frozen=True)
 class Corpus:
-    """The records of several sources, linked to one another, and where each came from."""
+    """The records of several sources, linked to one another, and where each came from, with
+    the lexicon their Lean statements were said in words with."""
 
     statements: list[Statement]
     #: Source name -> {"format", "commit", "licence"}, as the index manifest records it.
     sources: dict[str, dict[str, str]]
+    lexicon: Lexicon | None = None
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Records per source and kind (kinds sorted), as the index manifest records them."""
@@ -110,7 +116,9 @@ def default_sources(elan_home: Path | None = None) -> tuple[str, ...]:
 
 
 def load_records(specs: Sequence[str]) -> Corpus:
-    """Records of every source, then the links between sources (Mathlib's `@[stacks]`)."""
+    """Records of every source, then what needs all of them: the links between sources
+    (Mathlib's `@[stacks]`), and every Lean statement said in words with a lexicon of every Lean
+    source's constants (PhysLean's statements use Mathlib's)."""
     statements: list[Statement] = []
     sources: dict[str, dict[str, str]] = {}
     for spec in specs:
@@ -120,4 +128,10 @@ def load_records(specs: Sequence[str]) -> Corpus:
         statements.extend(source.load())
         sources[source.name] = {"format": source.format, "commit": source.commit(), "licence": source.licence()}
     link_stacks(statements)
-    return Corpus(statements, sources)
+    lean = [s for s in statements if s.formal]
+    lexicon = build_lexicon(lean) if lean else None
+    if lexicon is not None:
+        said = informalise(lean, lexicon)
+        log.info("informaliser: %d of %d Lean records said in words; lexicon of %d constants (%s)", said, len(lean),
+                 len(lexicon.phrases), ", ".join(f"{source} {n}" for source, n in lexicon.counts().items()))
+    return Corpus(statements, sources, lexicon)

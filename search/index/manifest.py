@@ -18,7 +18,8 @@ from search import config
 #: 2: records in an Arrow IPC file, their metadata as numbers, BM25+ postings as arrays and
 #: vocabularies as tries, all mapped rather than decoded at load (search/record.py
 #: `write_records`, search/index/meta.py, search/index/lexical.py `save`); 1 had the records in
-#: Parquet and BM25+ in bm25s's files. The dense index is the same in both.
+#: Parquet and BM25+ in bm25s's files. The dense index is the same in both. (A format 2 index
+#: written before records had `informal_statement` reads with it empty: search/record.py.)
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 #: The records, one row per statement (search/record.py).

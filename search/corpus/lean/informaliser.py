@@ -1,0 +1,466 @@
+"""A Lean statement said in English from its structure, without an LLM: the informaliser.
+
+`Nat.Prime.two_le {p : ℕ} (hp : p.Prime) : 2 ≤ p` becomes "For a natural number p, if p is a
+prime number, then 2 is at most p." The statement is read by the project's own term reader
+(`expr`, in its `WORDS` reading, which keeps the names binders bind), then said part by part:
+
+* instance binders are the setting (`[CommRing R]`: "a commutative ring R"), binders of a
+  type worth naming are the objects ("a natural number p", "a finite set s"), hypotheses and
+  the premises of an implication are conditions ("if p is a prime number"), and the
+  conclusion is said last;
+* a constant is said by its phrase in the lexicon (`lexicon`): a predicate of its arguments
+  ("s is compact"), a function as a noun phrase ("the derivative of f at the point x");
+  quantifiers, connectives, set-builder and big operators have their own words; arithmetic
+  stays in its ASCII symbols;
+* a definition is said by what its value is, a structure or class by its parents and
+  fields, an instance by the class it makes its type a member of.
+
+What cannot be read is left out rather than guessed: a statement the reader cannot follow
+gets no sentence. `Informaliser.sentence` also says which lexicon sources its phrases came
+from (`Said.sources`), which the record keeps beside the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from search.corpus.lean.decl import STRUCTURE_KINDS
+from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
+from search.corpus.lean.lexicon import Lexicon, Phrase, words_of
+from search.corpus.lean.syntax import term_tokens
+from search.record import Statement
+from search.text.lean_text import binders_and_type
+
+#: Longest sentence kept (embedding cost; the card shows it whole).
+SENTENCE_CHARS = 400
+#: Fields of a structure named or said in its sentence, at most.
+FIELDS_SAID = 4
+#: Relations said after a bound variable (`∃ δ > 0`: "δ greater than 0").
+_BOUND_RELATIONS = {"LT.lt": ("less than", "greater than"), "LE.le": ("at most", "at least"),
+                    "Membership.mem": ("in", None), "HasSubset.Subset": ("contained in", "containing"),
+                    "Ne": ("different from", "different from")}
+#: Constants whose application is a proposition whatever the lexicon says.
+_PROPOSITIONS = frozenset({"Eq", "Ne", "LE.le", "LT.lt", "GE.ge", "GT.gt", "Iff", "And", "Or", "Not", "True",
+                           "False", "Membership.mem", "HasSubset.Subset", "HasSSubset.SSubset", "Dvd.dvd",
+                           "Exists", "ExistsUnique", "Filter.Eventually", "Filter.Frequently"})
+#: Big operators: the word for what they make, and whether they range over a domain argument.
+_BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": ("sum", False),
+        "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
+        "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
+        "Set.iInter": ("intersection", False)}
+#: Arithmetic: its precedence (for parentheses), its ASCII symbol between simple operands, its
+#: words between phrases ("the derivative of f at x times g x").
+_ARITHMETIC = {"HAdd.hAdd": (65, "+", "plus"), "HSub.hSub": (65, "-", "minus"), "HMul.hMul": (70, "*", "times"),
+               "HDiv.hDiv": (70, "/", "divided by"), "HPow.hPow": (75, "^", "to the power"),
+               "HSMul.hSMul": (73, "•", "times"), "HMod.hMod": (70, "mod", "modulo")}
+#: Classes that only make a statement computable or well-typed, not part of what it says.
+_SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "Decidable", "Inhabited",
+                             "Fact", "MeasurableSpace", "Membership", "CoeFun", "FunLike"})
+_VOWEL = re.compile(r"^[aeiouAEIOU]")
+#: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
+_TAIL = re.compile(r" (?:of|over|from|between|on) ")
+
+
+def _article(noun: str) -> str:
+    return ("an " if _VOWEL.match(noun) else "a ") + noun
+
+
+def _head(e: Expr) -> tuple[Expr, list[Expr]]:
+    """An application's function and its arguments, in order."""
+    args = []
+    while e[0] == "a":
+        args.append(e[2])
+        e = e[1]
+    return e, args[::-1]
+
+
+@dataclass
+class Said:
+    """A sentence and the lexicon sources its phrases came from."""
+
+    text: str
+    sources: set[str] = field(default_factory=set)
+
+
+class _Speaker:
+    """Says terms and propositions of one declaration (its namespaces resolve its names)."""
+
+    def __init__(self, lexicon: Lexicon, namespaces: tuple[str, ...]) -> None:
+        self.lexicon = lexicon
+        self.namespaces = namespaces
+        self.sources: set[str] = set()
+
+    # --- constants -------------------------------------------------------------------------
+
+    def phrase(self, name: str) -> Phrase | None:
+        found = self.lexicon.find(name, self.namespaces)
+        if found is None:
+            return None
+        self.sources.add(found[1].source)
+        return found[1]
+
+    def fill(self, phrase: Phrase, args: list[Expr], says) -> str:
+        """The template with its slots said, aligned on the last arguments (the first ones may
+        be `variable`s the header does not write)."""
+        slots = phrase.slots
+        used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
+        out = phrase.template
+        for k, arg in enumerate(used):
+            out = out.replace("{%d}" % k, says(arg))
+        return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
+
+    # --- propositions ----------------------------------------------------------------------
+
+    def is_proposition(self, e: Expr) -> bool:
+        kind = e[0]
+        if kind in ("f", "Π"):
+            return self.is_proposition(e[2] if kind == "f" else e[3])
+        head, _ = _head(e)
+        if head[0] != "c":
+            return False
+        if head[1] in _PROPOSITIONS:
+            return True
+        phrase = self.lexicon.find(head[1], self.namespaces)
+        return phrase is not None and phrase[1].role == "predicate"
+
+    def claim(self, e: Expr) -> str:
+        """A proposition in words."""
+        kind = e[0]
+        if kind == "Π":
+            return self.forall(e)
+        if kind == "f":
+            premises, conclusion = [], e
+            while conclusion[0] == "f":
+                premises.append(self.claim(conclusion[1]))
+                conclusion = conclusion[2]
+            return f"if {' and '.join(premises)}, then {self.claim(conclusion)}"
+        head, args = _head(e)
+        if head[0] == "c":
+            name = head[1]
+            if name in ("Exists", "ExistsUnique") and args and args[-1][0] == "λ":
+                return self.exists(args[-1], unique=name == "ExistsUnique")
+            if name == "Fact" and args:  # `[Fact p.Prime]` states that p is prime
+                return self.claim(args[-1])
+            if name == "Not" and args:
+                return f"not {self.claim(args[-1])}" if self.is_proposition(args[-1]) else f"not {self.term(args[-1])}"
+            if name in ("And", "Or", "Iff") and len(args) == 2:
+                word = {"And": "and", "Or": "or", "Iff": "if and only if"}[name]
+                return f"{self.claim(args[0])} {word} {self.claim(args[1])}"
+            phrase = self.phrase(name)
+            if phrase is not None and phrase.role == "predicate":
+                return self.fill(phrase, args, self.term)
+        return self.term(e)
+
+    def forall(self, e: Expr) -> str:
+        """`∀ x y, p`: "for all x and y, p"; `∀ x ∈ s, p`: "for every x in s, p"; a hypothesis
+        binder (`∀ (h : p), q`): "if p, then q"."""
+        _, name, domain, body, _ = e
+        if self.is_proposition(domain):
+            return f"if {self.claim(domain)}, then {self.claim(body)}"
+        if body[0] == "f" and (bound := self.bound_relation(name, body[1])):
+            return f"for every {self.named(name, domain, article=False)}{bound}, {self.claim(body[2])}"
+        names = [name]
+        while body[0] == "Π" and body[2] == domain and not self.is_proposition(body[2]) \
+                and not (body[3][0] == "f" and self.bound_relation(body[1], body[3][1])):
+            names.append(body[1])
+            body = body[3]
+        if len(names) == 1:
+            return f"for every {self.named(name, domain, article=False)}, {self.claim(body)}"
+        noun, tail = self.kind_of(domain)
+        plural = f"{noun}s " if noun else ""
+        return f"for all {plural}{_join(names)}{' ' + tail if tail else ''}, {self.claim(body)}"
+
+    def exists(self, function: Expr, unique: bool) -> str:
+        """`∃ x, p`: "there is x such that p"; `∃ δ > 0, p`: "there is δ greater than 0 such that p"."""
+        _, name, body = function
+        bound = ""
+        head, args = _head(body)
+        if head == ("c", "And") and len(args) == 2 and (said := self.bound_relation(name, args[0])):
+            bound, body = said, args[1]
+        return f"there is {'a unique ' if unique else ''}{name}{bound} such that {self.claim(body)}"
+
+    def bound_relation(self, name: str, e: Expr) -> str:
+        """" greater than 0" for `0 < δ` bounding `δ`, " in s" for `x ∈ s`; "" otherwise."""
+        head, args = _head(e)
+        if head[0] != "c" or head[1] not in _BOUND_RELATIONS or len(args) != 2:
+            return ""
+        after, before = _BOUND_RELATIONS[head[1]]
+        variable = ("l", name)
+        if head[1] == "Membership.mem":
+            return f" in {self.term(args[0])}" if args[1] == variable else ""
+        if args[0] == variable:
+            return f" {after} {self.term(args[1])}"
+        if args[1] == variable and before:
+            return f" {before} {self.term(args[0])}"
+        return ""
+
+    # --- terms -----------------------------------------------------------------------------
+
+    def kind_of(self, type_: Expr) -> tuple[str, str]:
+        """What a binder's type says the variable is, as the noun and what follows the variable
+        ("finite set", "of γ" for `Finset γ`); ("", "") for a type variable or a function type,
+        which say nothing worth a word."""
+        head, args = _head(type_)
+        if head[0] != "c":
+            return "", ""
+        phrase = self.phrase(head[1])
+        if phrase is None or phrase.role != "class":
+            return "", ""
+        said = self.fill(phrase, args, lambda a: self.term(a, 100)) if phrase.slots else phrase.template
+        split = _TAIL.search(said)
+        return (said[:split.start()], said[split.start() + 1:]) if split else (said, "")
+
+    def named(self, name: str, type_: Expr, article: bool = True) -> str:
+        """A variable with what its type says it is: "a finite set s of γ"; the bare name else."""
+        noun, tail = self.kind_of(type_)
+        if not noun:
+            return name
+        return f"{_article(noun) if article else noun} {name}{' ' + tail if tail else ''}"
+
+    def term(self, e: Expr, outer: int = 0) -> str:
+        """A term in words (arithmetic in symbols)."""
+        kind = e[0]
+        if kind == "l":
+            return e[1]
+        if kind == "n":
+            return e[1]
+        if kind == "v":
+            return "…"
+        if kind == "s":
+            return e[1]
+        if kind == "λ":
+            return f"the function {e[1]} ↦ {self.term(e[2])}"
+        if kind in ("f", "Π"):
+            return self.claim(e)
+        if kind == "c":
+            phrase = self.phrase(e[1])
+            return phrase.template if phrase is not None and not phrase.slots else words_of(e[1])
+        head, args = _head(e)
+        if head[0] != "c":
+            return " ".join(self.term(x, 100) for x in (head, *args))
+        name = head[1]
+        if name == "OfNat.ofNat" and args and args[-1][0] == "n":
+            return args[-1][1]
+        if name in _ARITHMETIC and len(args) == 2:
+            prec, symbol, words = _ARITHMETIC[name]
+            left, right = self.term(args[0], prec), self.term(args[1], prec + 1)
+            phrases = "the " in left or "the " in right
+            said = f"{left} {words if phrases else symbol} {right}"
+            return f"({said})" if prec < outer and not phrases else said
+        if name in _BIG and args and args[-1][0] == "λ":
+            word, over_domain = _BIG[name]
+            _, variable, body = args[-1]
+            domain = f" in {self.term(args[0])}" if over_domain and len(args) >= 2 else ""
+            return f"the {word} of {self.term(body)} over {variable}{domain}"
+        if name == "intervalIntegral" and len(args) >= 3 and args[0][0] == "λ":
+            _, variable, body = args[0]
+            return f"the integral of {self.term(body)} over {variable} from {self.term(args[1])} to {self.term(args[2])}"
+        if name == "setOf" and args and args[-1][0] == "λ":
+            return f"the set of {args[-1][1]} such that {self.claim(args[-1][2])}"
+        if name in _PROPOSITIONS:
+            return self.claim(e)
+        phrase = self.phrase(name)
+        if phrase is None:
+            said = f"{words_of(name)} of {' and '.join(self.term(a, 100) for a in args)}"
+            return f"({said})" if outer >= 100 else said
+        if phrase.role == "predicate":
+            return self.claim(e)
+        if phrase.role == "class" and not phrase.slots:  # a type: as Lean writes it, `Hamming β`
+            said = " ".join([name.rsplit(".", 1)[-1], *(self.term(a, 100) for a in args)])
+            return f"({said})" if outer >= 100 and args else said
+        said = self.fill(phrase, args, lambda a: self.term(a, 100))
+        return f"({said})" if outer >= 100 and " " in said and not said.startswith("the ") else said
+
+
+class Informaliser:
+    """Sentences for Lean records, from their statements, a lexicon, and each structure's
+    field records (by the structure's name) to say what a structure requires."""
+
+    def __init__(self, lexicon: Lexicon, fields: Mapping[str, list[Statement]] | None = None) -> None:
+        self.lexicon = lexicon
+        self.fields = fields or {}
+
+    def sentence(self, s: Statement) -> Said | None:
+        """The record said in English, or None when its statement cannot be read."""
+        if not s.formal or s.kind == "constructor":
+            return None
+        speaker = _Speaker(self.lexicon, _namespaces(s))
+        header = s.statement if s.kind != "field" else s.statement.split(" ", 1)[-1]
+        binders, type_ = binders_and_type(header)
+        try:
+            expr = parse_declaration(term_tokens(binders), term_tokens(type_), Reading.WORDS)
+            said = self._said(s, expr, speaker)
+        except (ValueError, IndexError, KeyError, RecursionError):
+            return None
+        if not said:
+            return None
+        said = " ".join(said.split())
+        said = said[0].upper() + said[1:]
+        if len(said) > SENTENCE_CHARS:
+            said = said[:SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
+        return Said(said if said.endswith((".", "…")) else said + ".", speaker.sources)
+
+    def _said(self, s: Statement, expr: Expr, speaker: _Speaker) -> str:
+        settings, objects, conditions = [], [], []
+        e = expr
+        while e[0] == "Π" and e[4]:
+            _, name, domain, body, bracket = e
+            if bracket == "[" and speaker.is_proposition(domain):  # `[Fact p.Prime]`, `[IsDomain R]`
+                conditions.append(speaker.claim(domain))
+            elif bracket == "[":
+                setting = self._setting(domain, speaker)
+                if setting:
+                    settings.append(setting)
+            elif speaker.is_proposition(domain):
+                conditions.append(speaker.claim(domain))
+            elif speaker.kind_of(domain)[0]:
+                objects.append(speaker.named(name, domain))
+            e = body
+        while e[0] == "f" and speaker.is_proposition(e[1]):
+            conditions.append(speaker.claim(e[1]))
+            e = e[2]
+        main = self._main(s, e, speaker)
+        if not main:
+            return ""
+        if conditions:
+            main = f"if {' and '.join(conditions)}, then {main}"
+        intro = settings + objects
+        return f"for {_join(intro)}, {main}" if intro else main
+
+    def _setting(self, domain: Expr, speaker: _Speaker) -> str:
+        """An instance binder as the setting: `[CommRing R]` -> "a commutative ring R"."""
+        head, args = _head(domain)
+        if head[0] != "c" or head[1].rsplit(".", 1)[-1] in _SILENT_CLASSES:
+            return ""
+        phrase = speaker.phrase(head[1])
+        words = phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots \
+            else words_of(head[1])
+        subject = speaker.term(args[-1], 100) if args else ""
+        over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
+        return f"{_article(words)} {subject}{over}".strip()
+
+    def _main(self, s: Statement, e: Expr, speaker: _Speaker) -> str:
+        """What the record is or states, once its binders are said."""
+        if s.kind == "instance":
+            return self._membership(e, speaker)
+        if s.kind in STRUCTURE_KINDS or s.kind in ("inductive", "class inductive"):
+            return self._type(s, speaker)
+        if s.kind in ("def", "abbrev", "irreducible_def", "opaque"):
+            return self._definition(s, e, speaker)
+        if e == VAR:
+            return ""
+        return speaker.claim(e) if speaker.is_proposition(e) else ""
+
+    def _membership(self, e: Expr, speaker: _Speaker) -> str:
+        """An instance's class said of its type: `PseudoMetricSpace (Hamming β)` -> "Hamming β
+        is a pseudo metric space"."""
+        head, args = _head(e)
+        if head[0] != "c":
+            return ""
+        phrase = speaker.phrase(head[1])
+        if phrase is not None and phrase.role == "predicate":
+            return speaker.claim(e)
+        words = phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots \
+            else words_of(head[1])
+        subject = speaker.term(args[-1], 100) if args else ""
+        over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
+        return f"{subject} is {_article(words)}{over}"
+
+    def _definition(self, s: Statement, type_: Expr, speaker: _Speaker) -> str:
+        """A definition by its value ("the hamming distance of x and y is the number of ..."),
+        else by what its type says it is ("... is a natural number")."""
+        own = speaker.phrase(s.name)
+        args = [("l", a) for a in _explicit(s.statement)]
+        subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
+        value = parse_term(term_tokens(str(s.meta.get("value") or ""))) if s.meta.get("value") else VAR
+        if own is not None and own.role == "predicate":
+            return f"{subject} when {speaker.claim(value)}" if value != VAR and speaker.is_proposition(value) else subject
+        if value != VAR:
+            return f"{subject} is {speaker.term(value)}"
+        noun, tail = speaker.kind_of(type_)
+        return f"{subject} is {_article(noun)}{' ' + tail if tail else ''}" if noun else ""
+
+    def _type(self, s: Statement, speaker: _Speaker) -> str:
+        """A structure or class: what it is of its arguments ("M is a charted space over H"),
+        what it extends, its data fields ("with carrier") and what its other fields require
+        ("such that ...")."""
+        args = _explicit(s.statement)
+        own = speaker.phrase(s.name)
+        if own is not None and own.role == "predicate":
+            head = speaker.fill(own, [("l", a) for a in args], speaker.term)
+        else:
+            words = own.template if own is not None and own.role == "class" and not own.slots else words_of(s.name)
+            head = f"{args[-1]} is {_article(words)}" if args else _article(words)
+            if len(args) > 1:
+                head += f" over {_join(args[:-1])}"
+        parents = re.split(r"\s*,\s*", s.statement.split(" extends ", 1)[1]) if " extends " in s.statement else []
+        parent_words = [words_of(p.split()[0]) for p in parents if p.split()]
+        if parent_words:
+            head += f", extending {_join([_article(w) for w in parent_words])},"
+        data, requirements = [], []
+        for f in self.fields.get(s.name, ()):
+            said = self._field(f, speaker)
+            if said is None:
+                data.append(words_of(f.name))
+            elif said:
+                requirements.append(said)
+        if data:
+            head += f" with {_join(data[:FIELDS_SAID])}"
+        if requirements:
+            joiner = " if " if own is not None and own.role == "predicate" else " such that "
+            head += f"{joiner}{_join(requirements[:FIELDS_SAID])}"
+        return head.rstrip(",")
+
+    def _field(self, f: Statement, speaker: _Speaker) -> str | None:
+        """A field that is a requirement (its type a proposition), said; None for a data field;
+        "" for one that cannot be read."""
+        binders, type_ = binders_and_type(f.statement.split(" ", 1)[-1] if " " in f.statement else "")
+        if not type_:
+            return ""
+        try:
+            expr = parse_declaration(term_tokens(binders), term_tokens(type_), Reading.WORDS)
+        except (ValueError, IndexError, RecursionError):
+            return ""
+        if not speaker.is_proposition(expr):
+            return None
+        return speaker.claim(expr)
+
+
+def _explicit(header: str) -> list[str]:
+    from search.corpus.lean.lexicon import explicit_arguments
+
+    binders, _ = binders_and_type(header)
+    return explicit_arguments(binders)
+
+
+def _join(items: list[str]) -> str:
+    items = [i for i in items if i]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def _namespaces(s: Statement) -> tuple[str, ...]:
+    """Where the record's names are read: its own name's namespaces, its namespace's, its opens."""
+    parts = s.name.split(".")[:-1]
+    own = [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
+    namespace = str(s.meta.get("namespace") or "")
+    spaces = [".".join(namespace.split(".")[:k]) for k in range(namespace.count(".") + 1, 0, -1)] if namespace else []
+    return tuple(dict.fromkeys([*own, *spaces, *(s.meta.get("opens") or [])]))
+
+
+def informalise(statements: list[Statement], lexicon: Lexicon) -> int:
+    """Give every Lean record its sentence (`Statement.informal_statement`); returns how many got one."""
+    fields: dict[str, list[Statement]] = {}
+    for s in statements:
+        if s.kind == "field":
+            fields.setdefault(str(s.meta.get("derived_from", "")), []).append(s)
+    informaliser = Informaliser(lexicon, fields)
+    count = 0
+    for s in statements:
+        said = informaliser.sentence(s)
+        if said is not None:
+            s.informal_statement = said.text
+            s.meta["informal_statement_from"] = ", ".join(sorted(said.sources)) or "statement"
+            count += 1
+    return count

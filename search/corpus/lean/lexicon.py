@@ -1,0 +1,376 @@
+"""How each Lean constant is said in English: the lexicon of the informaliser.
+
+A phrase is a template over a constant's explicit arguments (`{0}`, `{1}`, ...; `{*}` is the
+arguments beyond those the template names) with a role: a *predicate* says something of its
+arguments (`IsCompact s`: "{0} is compact"), a *function* names a thing (`deriv f x`: "the
+derivative of {0} at {1}"), a *class* names a kind of thing (`CommRing R`: "commutative ring").
+
+Where each phrase comes from, in order of precedence (`Phrase.source`):
+
+1. `lexicon_corrections.tsv` beside this module: phrases people wrote or corrected, one a line
+   (`constant<TAB>role<TAB>template`), read at every build;
+2. `NOTATION_PHRASES` below: Lean's and Mathlib's notation, as `notation.py` reads it;
+3. the first sentence of the constant's docstring, where it says what the constant is in a
+   shape read here (`A set `s` is compact if ...`, ``s.card` is the number of elements of `s``,
+   `Derivative of `f` at the point `x``), its backticked arguments becoming the slots;
+4. Mathlib's naming conventions: the name's words (`IsCompact` -> "compact",
+   `Real.sqrt` -> "square root", `CommRing` -> "commutative ring", `search.text.lean_text`).
+
+`python -m search lexicon` writes the lexicon an index was built with, for people to read and
+correct (`--corrections` shows where a correction goes).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from search.corpus.lean.decl import binder_groups
+from search.record import Statement
+from search.text.lean_text import binders_and_type, split_identifier
+
+CORRECTIONS = Path(__file__).with_name("lexicon_corrections.tsv")
+ROLES = ("predicate", "function", "class")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """How a constant is said: its template, role and where the phrase comes from."""
+
+    template: str
+    role: str
+    source: str
+
+    @property
+    def aligned_left(self) -> bool:
+        """Whether the slots are the first arguments (notation's constants, applied to all of
+        theirs) rather than the last (a constant whose first arguments may be `variable`s)."""
+        return self.source == "notation"
+
+    @property
+    def slots(self) -> int:
+        """How many explicit arguments the template names (`{0}` .. `{k-1}`)."""
+        found = [int(n) for n in re.findall(r"\{(\d+)\}", self.template)]
+        return max(found) + 1 if found else 0
+
+
+def _p(template: str, role: str = "function") -> Phrase:
+    return Phrase(template, role, "notation")
+
+
+#: Notation's constants (search/corpus/lean/notation.py) and the core ones every statement uses.
+NOTATION_PHRASES: dict[str, Phrase] = {
+    "Eq": _p("{0} equals {1}", "predicate"), "Ne": _p("{0} is not equal to {1}", "predicate"),
+    "LE.le": _p("{0} is at most {1}", "predicate"), "LT.lt": _p("{0} is less than {1}", "predicate"),
+    "GE.ge": _p("{0} is at least {1}", "predicate"), "GT.gt": _p("{0} is greater than {1}", "predicate"),
+    "Membership.mem": _p("{1} belongs to {0}", "predicate"), "HasSubset.Subset": _p("{0} is a subset of {1}", "predicate"),
+    "HasSSubset.SSubset": _p("{0} is a proper subset of {1}", "predicate"), "Dvd.dvd": _p("{0} divides {1}", "predicate"),
+    "Iff": _p("{0} if and only if {1}", "predicate"), "And": _p("{0} and {1}", "predicate"),
+    "Or": _p("{0} or {1}", "predicate"), "Not": _p("it is not the case that {0}", "predicate"),
+    "True": _p("true", "predicate"), "False": _p("false", "predicate"),
+    "Disjoint": _p("{0} and {1} are disjoint", "predicate"), "CovBy": _p("{1} covers {0}", "predicate"),
+    "HasEquiv.Equiv": _p("{0} is equivalent to {1}", "predicate"),
+    "Function.Injective": _p("{0} is injective", "predicate"), "Function.Surjective": _p("{0} is surjective", "predicate"),
+    "Function.Bijective": _p("{0} is bijective", "predicate"),
+    "HAdd.hAdd": _p("{0} + {1}"), "HSub.hSub": _p("{0} - {1}"), "HMul.hMul": _p("{0} * {1}"),
+    "HDiv.hDiv": _p("{0} / {1}"), "HMod.hMod": _p("{0} mod {1}"), "HPow.hPow": _p("{0} ^ {1}"),
+    "HSMul.hSMul": _p("{0} • {1}"), "HVAdd.hVAdd": _p("{0} +ᵥ {1}"), "VSub.vsub": _p("{0} -ᵥ {1}"),
+    "Neg.neg": _p("-{0}"), "Inv.inv": _p("the inverse of {0}"), "HAppend.hAppend": _p("{0} ++ {1}"),
+    "Function.comp": _p("{0} composed with {1}"), "Inter.inter": _p("the intersection of {0} and {1}"),
+    "Union.union": _p("the union of {0} and {1}"), "SDiff.sdiff": _p("{0} minus {1}"),
+    "HasCompl.compl": _p("the complement of {0}"), "Min.min": _p("the minimum of {0} and {1}"),
+    "Max.max": _p("the maximum of {0} and {1}"), "Top.top": _p("the top element"), "Bot.bot": _p("the bottom element"),
+    "EmptyCollection.emptyCollection": _p("the empty set"), "Set.univ": _p("the whole space"),
+    "Finset.univ": _p("all elements"), "Singleton.singleton": _p("{{{0}}}"), "Insert.insert": _p("{0} inserted in {1}"),
+    "Prod.mk": _p("({0}, {1})"), "List.nil": _p("the empty list"), "List.cons": _p("{0} :: {1}"),
+    "Nat.factorial": _p("{0}!"), "Norm.norm": _p("the norm of {0}"), "NNNorm.nnnorm": _p("the norm of {0}"),
+    "abs": _p("the absolute value of {0}"), "Int.floor": _p("the floor of {0}"), "Nat.floor": _p("the floor of {0}"),
+    "Int.ceil": _p("the ceiling of {0}"), "Nat.ceil": _p("the ceiling of {0}"),
+    "Finset.card": _p("the number of elements of {0}"), "Real.sqrt": _p("the square root of {0}"),
+    "Real.pi": _p("π"), "Set.image": _p("the image of {1} under {0}"), "Set.preimage": _p("the preimage of {1} under {0}"),
+    "Set.sUnion": _p("the union of {0}"), "Set.sInter": _p("the intersection of {0}"),
+    "Finset.sum": _p("the sum of {1} over {0}"), "Finset.prod": _p("the product of {1} over {0}"),
+    "tsum": _p("the sum of the series {0}"), "tprod": _p("the infinite product {0}"), "finsum": _p("the sum of {0}"),
+    "finprod": _p("the product of {0}"), "Set.iUnion": _p("the union of {0}"), "Set.iInter": _p("the intersection of {0}"),
+    "iSup": _p("the supremum of {0}"), "iInf": _p("the infimum of {0}"),
+    "MeasureTheory.integral": _p("the integral of {1} with respect to {0}"),
+    "MeasureTheory.lintegral": _p("the lower integral of {1} with respect to {0}"),
+    "intervalIntegral": _p("the integral of {0} from {1} to {2}"),
+    "MeasureTheory.MeasureSpace.volume": _p("the volume measure"),
+    "Filter.Eventually": _p("eventually along {1}, {0}", "predicate"),
+    "Filter.Frequently": _p("frequently along {1}, {0}", "predicate"),
+    "Filter.Tendsto": _p("{0} tends to {2} along {1}", "predicate"), "nhds": _p("{0}"),
+    "nhdsWithin": _p("{0} within {1}"), "Filter.atTop": _p("infinity"), "Filter.atBot": _p("minus infinity"),
+    "setOf": _p("the set of {0}"), "Subtype": _p("the subtype of {0}"),
+    "Exists": _p("there is {0}", "predicate"), "ExistsUnique": _p("there is a unique {0}", "predicate"),
+    "ite": _p("{1} if {0}, else {2}"), "dite": _p("{1} if {0}, else {2}"),
+    "Equiv": _p("equivalence between {0} and {1}", "class"), "CategoryTheory.Iso": _p("isomorphism from {0} to {1}", "class"),
+    "Quiver.Hom": _p("morphism from {0} to {1}", "class"), "CategoryTheory.Functor": _p("functor from {0} to {1}", "class"),
+    "CategoryTheory.CategoryStruct.comp": _p("{0} followed by {1}"), "CategoryTheory.CategoryStruct.id": _p("the identity of {0}"),
+    "MonoidHom": _p("monoid homomorphism from {0} to {1}", "class"), "RingHom": _p("ring homomorphism from {0} to {1}", "class"),
+    "AddMonoidHom": _p("additive monoid homomorphism from {0} to {1}", "class"),
+    "LinearMap": _p("linear map from {1} to {2}", "class"), "Prod": _p("product of {0} and {1}", "class"),
+    "Sum": _p("sum type of {0} and {1}", "class"), "Set": _p("set of {0}", "class"), "Finset": _p("finite set of {0}", "class"),
+    "List": _p("list of {0}", "class"), "Nat": _p("natural number", "class"), "Int": _p("integer", "class"),
+    "Rat": _p("rational number", "class"), "Real": _p("real number", "class"), "Complex": _p("complex number", "class"),
+    "NNReal": _p("nonnegative real number", "class"), "ENNReal": _p("extended nonnegative real number", "class"),
+    "Fin": _p("element of Fin {0}", "class"), "Polynomial": _p("polynomial over {0}", "class"),
+    "Matrix": _p("matrix", "class"), "Filter": _p("filter on {0}", "class"), "Ideal": _p("ideal of {0}", "class"),
+    "Subgroup": _p("subgroup of {0}", "class"), "Submodule": _p("submodule of {1}", "class"),
+    "Function.Embedding": _p("embedding of {0} into {1}", "class"),
+}
+
+#: Words that begin a predicate's name but say nothing of the property (`IsCompact`, `HasSum`).
+_PREDICATE_PREFIXES = ("is", "has")
+#: A predicate named by words ending in one of these relates its last two arguments.
+_PREPOSITIONS = frozenset({"at", "on", "within", "in", "of", "to", "from", "with", "along", "for"})
+_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s|\n\n")
+_TICKED = re.compile(r"`([^`]+)`")
+#: Docstring shapes: "A set `s` is compact if ...", "`x` is a unit if ...", "A function `f` is
+#: differentiable at a point `x` if ..." (the backticked name before "is" is the subject).
+_IS_IF = re.compile(r"(?:`(?P<subject>[^`\s]+)`\s+)?\bis\s+(?P<phrase>(?:not\s+)?[^.,;:]{1,60}?)\s+"
+                    r"(?:if|iff|when|whenever|provided)\b")
+#: "`Nat.Prime p` means that `p` is a prime number, that is ...".
+_MEANS = re.compile(r"means\s+(?:that\s+)?`(?P<subject>[^`]+)`\s+(?P<phrase>(?:is|has)\s[^.;:]{1,70}?)(?=,|\.|;|$| that is| i\.e)")
+#: "`f` has the derivative `f'` at the point `x`."
+_SUBJECT_FIRST = re.compile(r"^`(?P<subject>[^`\s]+)`\s+(?P<phrase>(?:is|has|admits|converges|tends|belongs|lies)\s[^.;]{1,90}?)(?=,|\.|;|$| i\.e)")
+#: "`s.card` is the number of elements of `s`, aka its cardinality."
+_IS_THE = re.compile(r"^`(?P<call>[^`]+)`\s+(?:is|denotes|gives)\s+(?P<phrase>(?:the|a|an)\s[^.;]{1,90}?)(?=,|\.|;|$| i\.e| aka)")
+#: "Derivative of `f` at the point `x`, if it exists." / "The square root of a real number."
+_NOUN_FIRST = re.compile(r"^(?:The\s+)?(?P<phrase>[A-Za-z][a-z-]*(?:\s[a-z-]+){0,3}\s(?:of|between|from)\s[^.;]{1,80}?)(?=,|\.|;|$)")
+
+
+#: One reading of each abbreviation Mathlib's names use (`search.text.lean_text.NAME_WORDS` lists
+#: several readings of a word, for search; a phrase needs one).
+PHRASE_WORDS: dict[str, str] = {
+    "add": "additive", "mul": "multiplicative", "comm": "commutative", "assoc": "associative",
+    "fin": "finite", "finset": "finite set", "fintype": "finite type", "finsupp": "finitely supported function",
+    "nat": "natural number", "int": "integer", "rat": "rational number", "sqrt": "square root",
+    "deriv": "derivative", "fderiv": "Fréchet derivative", "card": "cardinality", "ncard": "cardinality",
+    "gcd": "greatest common divisor", "lcm": "least common multiple", "inv": "inverse", "neg": "negation",
+    "pow": "power", "zpow": "integer power", "smul": "scalar multiplication", "char": "characteristic",
+    "fg": "finitely generated", "iso": "isomorphism", "hom": "homomorphism", "equiv": "equivalence",
+    "mem": "member", "ker": "kernel", "det": "determinant", "eval": "evaluation", "coeff": "coefficient",
+    "exp": "exponential", "log": "logarithm", "cos": "cosine", "sin": "sine", "tan": "tangent",
+    "nhds": "neighbourhoods", "dist": "distance", "edist": "extended distance", "nnnorm": "norm",
+    "norm": "norm", "diam": "diameter", "ae": "almost everywhere", "tsum": "sum", "tprod": "product",
+    "sup": "supremum", "inf": "infimum", "top": "top", "bot": "bottom", "max": "maximum", "min": "minimum",
+    "lt": "less than", "le": "at most", "gt": "greater than", "ge": "at least", "ne": "not equal",
+    "eq": "equal", "pos": "positive", "nonneg": "nonnegative", "dvd": "divisible", "mod": "modulo",
+    "charpoly": "characteristic polynomial", "minpoly": "minimal polynomial", "finrank": "dimension",
+    "zmod": "integers modulo", "padic": "p-adic", "cont": "continuous", "contdiff": "smooth",
+    "iunion": "indexed union", "iinter": "indexed intersection", "isup": "indexed supremum",
+    "iinf": "indexed infimum", "symm": "symmetric", "refl": "reflexive", "trans": "transitive",
+    "preimage": "preimage", "comap": "pullback", "compl": "complement", "univ": "whole space",
+    "sdiff": "difference", "ssubset": "proper subset", "lintegral": "lower integral",
+}
+
+
+def words_of(name: str) -> str:
+    """A name's last component in words, Mathlib's abbreviations read once each (`PHRASE_WORDS`):
+    `CommRing` -> "commutative ring", `sqrt` -> "square root", `IsCompact` -> "is compact"."""
+    return " ".join(PHRASE_WORDS.get(word, word) for word in split_identifier(name.rsplit(".", 1)[-1]))
+
+
+def _first_sentence(doc: str) -> str:
+    return _SENTENCE.split(" ".join(doc.split("\n")).strip(), 1)[0].strip() if doc else ""
+
+
+_EMPHASIS = re.compile(r"\*+([^*]+)\*+")
+#: Filler between "is" and the property: "is called *cyclic*", "is said to be polynomial".
+_FILLER = re.compile(r"\bis (?:called|said to be|defined to be|defined as) ")
+_VERBS = frozenset({"get", "gets", "return", "returns", "compute", "computes", "prove", "proves", "attempt",
+                    "construct", "constructs", "given", "make", "makes", "build", "builds", "find", "finds",
+                    "apply", "applies", "run", "runs", "convert", "converts", "check", "checks", "use", "uses"})
+
+
+def _tidy(phrase: str) -> str:
+    """A phrase without Markdown emphasis or filler words, and cut before a second `is`."""
+    phrase = _FILLER.sub("is ", _EMPHASIS.sub(r"\1", phrase))
+    head, sep, _ = phrase.partition(" is ")
+    return head if sep and not phrase.startswith("{") else phrase
+
+
+def _slots(text: str, args: list[str]) -> str | None:
+    """`text` with each backticked argument name made its slot (`{k}`), other backticks
+    dropped; None when a backticked expression is not a bare name (the phrase would read badly)."""
+    position = {name: k for k, name in enumerate(args)}
+
+    def slot(m: re.Match[str]) -> str:
+        inner = m.group(1).strip()
+        return "{%d}" % position[inner] if inner in position else inner
+
+    return _tidy(_TICKED.sub(slot, text).replace("`", ""))
+
+
+def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase | None:
+    """The phrase a docstring's first sentence gives, in one of the shapes read here."""
+    sentence = _first_sentence(statement.doc)
+    if not sentence or "{" in sentence:
+        return None
+    subject = "{%d}" % (len(args) - 1) if args else ""
+    if prop:
+        for shape in (_MEANS, _SUBJECT_FIRST):
+            found = shape.search(sentence)
+            if found and found.group("subject") in args and len(found.group("phrase").split()) <= 10 \
+                    and " that " not in found.group("phrase"):
+                said = _slots(found.group("phrase"), args)
+                return Phrase("{%d} %s" % (args.index(found.group("subject")), said), "predicate", "docstring")
+        is_if = _IS_IF.search(sentence)
+        if is_if and subject:
+            if is_if.group("subject") in args:
+                subject = "{%d}" % args.index(is_if.group("subject"))
+            return Phrase(f"{subject} is {_slots(is_if.group('phrase'), args)}", "predicate", "docstring")
+        return None
+    is_the = _IS_THE.search(sentence)
+    if is_the and any(a in is_the.group("call").split() or is_the.group("call").startswith(f"{a}.") for a in args):
+        return Phrase(_slots(is_the.group("phrase"), args), "function", "docstring")
+    noun = _NOUN_FIRST.search(sentence)
+    if noun and noun.group("phrase").split()[0].lower() not in _VERBS and any(
+            f"`{a}`" in noun.group("phrase") for a in args):
+        phrase = _slots(noun.group("phrase"), args)
+        return Phrase(phrase if _ARTICLE.match(phrase) else "the " + phrase[0].lower() + phrase[1:], "function", "docstring")
+    return None
+
+
+def _same_type(header: str, a: str, b: str) -> bool:
+    """Whether two explicit arguments are bound in one group (`(m n : ℕ)`)."""
+    binders, _ = binders_and_type(header)
+    return any(bracket == "(" and ":" in inner and {a, b} <= set(inner.split(":", 1)[0].split())
+               for bracket, inner in binder_groups(binders))
+
+
+def explicit_arguments(header: str) -> list[str]:
+    """The names of a header's explicit binders, `(x y : T)` and `(α)` alike, in order."""
+    return [name for bracket, inner in binder_groups(header) if bracket == "("
+            for name in inner.split(":", 1)[0].split()]
+
+
+def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool) -> Phrase:
+    """The phrase Mathlib's naming conventions give: a predicate's words after `Is`/`Has` said
+    of its subject (its last argument), a function's words of its arguments, a type's words.
+    Slots stand for the last arguments (`Informaliser` aligns them from the right), so a
+    constant whose arguments are `variable`s, not in its header, is still said."""
+    words = words_of(statement.name)
+    if is_type:
+        return Phrase(words, "class", "name")
+    if prop:
+        first, _, rest = words.partition(" ")
+        verb, said = (first, rest) if first in _PREDICATE_PREFIXES and rest else ("is", words)
+        if said.rsplit(" ", 1)[-1] in _PREPOSITIONS and len(args) != 1:
+            return Phrase("{0} %s %s {1}" % (verb, said), "predicate", "name")  # `DifferentiableAt 𝕜 f x`
+        if len(args) == 2 and verb == "is" and _same_type(statement.statement, args[0], args[1]):
+            return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
+        return Phrase("{0} %s %s" % (verb, said), "predicate", "name")
+    slots = " and ".join("{%d}" % k for k in range(max(len(args), 1)))
+    return Phrase(f"the {words} of {slots}", "function", "name")
+
+
+@dataclass
+class Lexicon:
+    """Constant -> phrase, and a table to find a constant by how a statement writes it."""
+
+    phrases: dict[str, Phrase]
+
+    def __post_init__(self) -> None:
+        self._by_suffix: dict[str, list[str]] = {}
+        for name in self.phrases:
+            parts = name.split(".")
+            for k in range(len(parts)):
+                self._by_suffix.setdefault(".".join(parts[k:]), []).append(name)
+
+    def find(self, written: str, namespaces: Iterable[str] = ()) -> tuple[str, Phrase] | None:
+        """The constant a name as written stands for (tried inside each of `namespaces`, the
+        statement's own and opened ones, then as written, then as the one constant whose name
+        ends with it) and its phrase."""
+        for namespace in (*namespaces, ""):
+            full = f"{namespace}.{written}" if namespace else written
+            if full in self.phrases:
+                return full, self.phrases[full]
+        candidates = self._by_suffix.get(written, [])
+        if candidates:
+            best = min(candidates, key=len)
+            return best, self.phrases[best]
+        return None
+
+    def counts(self) -> dict[str, int]:
+        """How many constants each source gives phrases for."""
+        return dict(Counter(p.source for p in self.phrases.values()).most_common())
+
+    def write(self, path: Path) -> None:
+        """The lexicon as a table people read and correct (`lexicon_corrections.tsv` takes a line)."""
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            out = csv.writer(handle, delimiter="\t", lineterminator="\n")
+            out.writerow(("constant", "role", "template", "source"))
+            for name in sorted(self.phrases):
+                p = self.phrases[name]
+                out.writerow((name, p.role, p.template, p.source))
+
+
+def read_corrections(path: Path = CORRECTIONS) -> dict[str, Phrase]:
+    """The phrases people wrote: `constant<TAB>role<TAB>template` a line (`#` starts a comment)."""
+    if not path.is_file():
+        return {}
+    phrases: dict[str, Phrase] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 3 or cells[1] not in ROLES:
+            raise ValueError(f"{path}:{number}: expected constant<TAB>role<TAB>template with a role of {ROLES}")
+        phrases[cells[0]] = Phrase(cells[2], cells[1], "corrections")
+    return phrases
+
+
+#: Kinds of Lean records that are constants a statement can apply.
+CONSTANT_KINDS = frozenset({"def", "abbrev", "structure", "class", "inductive", "class inductive", "class abbrev",
+                            "opaque", "irreducible_def", "coinductive", "theorem", "lemma", "field"})
+_PROP_RESULT = re.compile(r"(?:^|→\s*|\s)Prop\s*$")
+_TYPE_RESULT = re.compile(r"(?:^|→\s*|\s)(?:Type|Sort)\b[^→]*$")
+
+
+_UPPER_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9']*$")
+
+
+def is_proposition_valued(statement: Statement) -> bool:
+    """Whether a constant is a predicate: its type ends in `Prop`; or, when its header writes no
+    type, its name is UpperCamelCase (Mathlib names data lowerCamelCase, propositions and types
+    UpperCamelCase) and its value is no type."""
+    _, type_ = binders_and_type(statement.statement)
+    if type_.strip():
+        return bool(_PROP_RESULT.search(type_.strip()))
+    value = str(statement.meta.get("value") or "")
+    last = statement.name.rsplit(".", 1)[-1]
+    return bool(_UPPER_CAMEL.match(last)) and statement.kind in ("def", "abbrev", "irreducible_def") \
+        and not _TYPE_RESULT.search(value) and not _PROP_RESULT.search(value)
+
+
+def is_type_valued(statement: Statement) -> bool:
+    """Whether a constant names a kind of thing: a structure, class or inductive type, or a
+    definition whose type ends in `Type`/`Sort`."""
+    if statement.kind in ("structure", "class", "inductive", "class inductive", "class abbrev", "coinductive"):
+        return not is_proposition_valued(statement)
+    _, type_ = binders_and_type(statement.statement)
+    return bool(_TYPE_RESULT.search(type_.strip()))
+
+
+def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phrase] | None = None) -> Lexicon:
+    """The lexicon of the Lean records' constants (module docstring: corrections, notation,
+    docstrings, names)."""
+    phrases: dict[str, Phrase] = {}
+    for s in statements:
+        if not s.formal or s.kind not in CONSTANT_KINDS or s.kind in ("theorem", "lemma", "field"):
+            continue
+        binders, _ = binders_and_type(s.statement)
+        args = explicit_arguments(binders)
+        prop = is_proposition_valued(s)
+        is_type = is_type_valued(s)
+        phrases[s.name] = (from_docstring(s, args, prop) if not is_type else None) or from_name(s, args, prop, is_type)
+    phrases.update(NOTATION_PHRASES)
+    phrases.update(read_corrections() if corrections is None else corrections)
+    return Lexicon(phrases)
