@@ -9,7 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
+
 REPO_DIR = Path(__file__).resolve().parents[1]
+
+#: This program's own folders, never the working directory nor the checkout (which an installed
+#: package may not be able to write): the data folder keeps what runs make and must keep (the
+#: vote database when no persistent disk is mounted), the cache what can be made again (a
+#: model's int8 ONNX export). platformdirs' per-user folders: ~/.local/share/theorem-search and
+#: ~/.cache/theorem-search on Linux (XDG_DATA_HOME, XDG_CACHE_HOME), their equivalents elsewhere.
+DATA_DIR = Path(os.environ.get("THEOREM_SEARCH_DATA") or platformdirs.user_data_dir("theorem-search", appauthor=False))
+CACHE_DIR = Path(os.environ.get("THEOREM_SEARCH_CACHE") or platformdirs.user_cache_dir("theorem-search", appauthor=False))
 
 #: The shared material (corpora, queries, seeds) sits beside the checkout.
 SHARED_DIR = Path(os.environ.get("THEOREM_SEARCH_SHARED", REPO_DIR.parent / "shared")).resolve()
@@ -37,12 +47,12 @@ INDEX_MMAP = os.environ.get("INDEX_MMAP", "1") != "0"
 PERSISTENT_DIR = Path(os.environ.get("PERSISTENT_DIR", "/data"))
 
 
-def default_feedback_db(persistent: Path = PERSISTENT_DIR) -> Path:
+def default_feedback_db(persistent: Path = PERSISTENT_DIR, data: Path = DATA_DIR) -> Path:
     """`<persistent disk>/feedback.sqlite` when that disk is a writable directory, else
-    `./feedback.sqlite` beside the code (a Space without persistent storage loses it)."""
+    `<data folder>/feedback.sqlite` (a Space without persistent storage loses it)."""
     if persistent.is_dir() and os.access(persistent, os.W_OK):
         return persistent / "feedback.sqlite"
-    return REPO_DIR / "feedback.sqlite"
+    return data / "feedback.sqlite"
 
 
 FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB") or default_feedback_db())
