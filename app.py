@@ -164,7 +164,9 @@ def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str 
     store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(indexes, feedback_store=store)
     page = SearchPage(api.state.indexes, api.state.ballot)
-    app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
+    # Gradio's "Use via API" would describe the page's private events: the page links the real
+    # APIs itself (search/ui/blocks.py, api_links).
+    app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS, footer_links=["gradio", "settings"])
     if sync is not None:
         push_votes_at_shutdown(app, lambda: sync)
     return app

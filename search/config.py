@@ -71,6 +71,12 @@ APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 APP_WORKERS = int(os.environ.get("APP_WORKERS") or 1)
 ADMIN_SECRET = os.environ.get("ADMIN_SECRET") or None
 APP_META_FILTERS = ("chapter", "section", "year")
+#: The documentation the page's footer links to: DOCS_URL, else on a Hugging Face Space (which
+#: sets SPACE_ID to OWNER/NAME) the docs/ folder of the Space's own repository, else none (the
+#: footer then names docs/ in the checkout).
+SPACE_ID = os.environ.get("SPACE_ID") or None
+DOCS_URL = os.environ.get("DOCS_URL") or (
+    f"https://huggingface.co/spaces/{SPACE_ID}/blob/main/docs/index.md" if SPACE_ID else None)
 APP_MAX_RESULTS = 50
 #: Votes (search/feedback/ballot.py): the secret that signs session ids and keys the hash of
 #: client addresses (when unset, one is made and kept beside the vote database, in
