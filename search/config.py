@@ -23,8 +23,18 @@ CACHE_DIR = Path(os.environ.get("THEOREM_SEARCH_CACHE") or platformdirs.user_cac
 
 #: The shared material (corpora, queries, seeds) sits beside the checkout.
 SHARED_DIR = Path(os.environ.get("THEOREM_SEARCH_SHARED", REPO_DIR.parent / "shared")).resolve()
-LEAN_CORPUS_DIR = SHARED_DIR / "corpora" / "lean"
-LATEX_CORPUS_DIR = SHARED_DIR / "corpora" / "latex"
+#: Where the default corpora are looked for, each place holding them in `corpora/`, the first
+#: that has one winning: THEOREM_SEARCH_SHARED, ../shared beside the checkout, then the data
+#: folder, where `python -m search corpora fetch` puts them (search/corpus/fetch.py).
+CORPORA_PLACES = tuple(dict.fromkeys(Path(place).expanduser().resolve() for place in (
+    *filter(None, [os.environ.get("THEOREM_SEARCH_SHARED")]), REPO_DIR.parent / "shared", DATA_DIR)))
+CORPORA_DIR = next((place / "corpora" for place in CORPORA_PLACES if (place / "corpora").is_dir()),
+                   CORPORA_PLACES[0] / "corpora")
+LEAN_CORPUS_DIR = CORPORA_DIR / "lean"
+LATEX_CORPUS_DIR = CORPORA_DIR / "latex"
+#: Where the corpora's upstream archives are downloaded from: GitHub's `OWNER/REPO/archive/
+#: COMMIT.tar.gz` (search/corpus/upstreams.py); a test serves the same paths itself.
+ARCHIVES_URL = os.environ.get("THEOREM_SEARCH_ARCHIVES_URL") or "https://github.com"
 QUERIES_DIR = SHARED_DIR / "queries"
 
 #: Where `python -m search build` writes and the app reads by default.
