@@ -9,9 +9,9 @@ against its SHA-256, the one pinned in upstreams.py or, where none is pinned yet
 recorded by the first download in `DIR/corpora/fetched.json` (trust on first use), and only a
 file that passes is put in place. A file that fails is removed and the command says so.
 
-Beside the archives it writes what the readers expect next to them: `manifest.json` (upstream,
-commit, licence of each archive) in `corpora/latex/` and `corpora/lean/src/`, and Mathlib's lists
-of named theorems (`docs/*.yaml` of its archive) in `corpora/lean/mathlib_docs/`.
+Beside the archives it writes `manifest.json` (upstream, commit, licence, size and SHA-256 of each
+archive) in `corpora/latex/`, where the LaTeX reader takes the commit from, and in
+`corpora/lean/src/` (the Lean source reader reads the commit from the archive's own header).
 """
 
 from __future__ import annotations
@@ -19,16 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tarfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import httpx
 
 from search import config
-from search.corpus.upstreams import MATHLIB_DOCS, UPSTREAMS, Upstream, upstream
+from search.corpus.upstreams import UPSTREAMS, Upstream, upstream
 
 #: The lock file under the corpora folder: per source, the commit, address, size and SHA-256 of
 #: the archive put in place.
@@ -154,8 +153,8 @@ def fetch_one(entry: Upstream, corpora: Path, lock: dict, client: httpx.Client, 
     return Fetched(entry.source, target, size, digest, against, downloaded=True)
 
 
-def _sidecars(corpora: Path, fetched: Sequence[Fetched], base: str) -> None:
-    """What the readers expect beside the archives: manifest.json files, Mathlib's named lists."""
+def _manifests(fetched: Sequence[Fetched], base: str) -> None:
+    """manifest.json beside the archives, as ../shared/corpora/latex has one."""
     for item in fetched:
         entry = upstream(item.source)
         manifest_path = item.path.parent / "manifest.json"
@@ -166,22 +165,6 @@ def _sidecars(corpora: Path, fetched: Sequence[Fetched], base: str) -> None:
             "root": entry.folder,
         }
         _write_json(manifest_path, manifest)
-        if entry.source == "mathlib":
-            _extract_named_lists(item.path, entry.folder, corpora / MATHLIB_DOCS[1])
-
-
-def _extract_named_lists(archive: Path, folder: str, out: Path) -> None:
-    """Mathlib's `docs/*.yaml` (its lists of named theorems) from its archive into `out`."""
-    inside = PurePosixPath(folder) / MATHLIB_DOCS[0]
-    out.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(archive) as tar:
-        for member in tar:
-            path = PurePosixPath(member.name)
-            if member.isfile() and path.parent == inside and path.suffix == ".yaml":
-                data = tar.extractfile(member).read()  # type: ignore[union-attr]
-                partial = out / (path.name + ".partial")
-                partial.write_bytes(data)
-                os.replace(partial, out / path.name)
 
 
 def fetch_corpora(into: Path, sources: Iterable[str] | None = None, base: str = config.ARCHIVES_URL,
@@ -216,7 +199,7 @@ def fetch_corpora(into: Path, sources: Iterable[str] | None = None, base: str = 
     finally:
         if own:
             client.close()
-    _sidecars(corpora, fetched, base)
+    _manifests(fetched, base)
     first = [item for item in fetched if item.checked == "first"]
     if first:
         say("Not pinned in this version (no SHA-256 in search/corpus/upstreams.py yet); to pin them, record:")

@@ -4,8 +4,8 @@ where `python -m search corpora fetch` puts it, in the layout `../shared/corpora
 
 A GitHub archive holds the repository at that commit under one folder, `REPO-COMMIT/`; the
 readers take that as it is (search/corpus/latex.py drops the one top folder; the Lean source
-reader finds the library's root folder under it). Mathlib's lists of named theorems are the
-`docs/*.yaml` of its archive, which `fetch` also puts where the shared corpora keep them.
+reader, search/corpus/lean/project.py, finds the project under it, its commit in the archive's
+header and Mathlib's lists of named theorems in its `docs/*.yaml`).
 
 `sha256` and `bytes` are those of the archive as GitHub served it, once someone measured them:
 this project's own machines cannot reach GitHub, so for an entry whose `sha256` is None the
@@ -19,6 +19,8 @@ larger (a whole repository).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from search import config
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,11 @@ class Upstream:
 
 
 UPSTREAMS: tuple[Upstream, ...] = (
-    Upstream("mathlib", "leanprover-community/mathlib4", "93594942ef3b93fae5272d7bf368676ff40f8eb1",
-             "Apache-2.0", "lean/src/mathlib.tar.gz", shared_bytes=22_234_845),
-    Upstream("batteries", "leanprover-community/batteries", "45f65c8b8292f98a70a0eccb706f89bb3e69feab",
-             "Apache-2.0", "lean/src/batteries.tar.gz", shared_bytes=292_435),
-    Upstream("physlean", "HEPLean/PhysLean", "23b65a34db5286172926ac02d81bdde50ccbb55c",
-             "Apache-2.0", "lean/src/physlean.tar.gz", shared_bytes=837_406),
+    *(Upstream(source, config.LEAN_UPSTREAMS[source], commit, config.LEAN_LICENCES[source],
+               f"lean/src/{source}.tar.gz", shared_bytes=size) for source, commit, size in (
+        ("mathlib", "93594942ef3b93fae5272d7bf368676ff40f8eb1", 22_234_845),
+        ("batteries", "45f65c8b8292f98a70a0eccb706f89bb3e69feab", 292_435),
+        ("physlean", "23b65a34db5286172926ac02d81bdde50ccbb55c", 837_406))),
     Upstream("stacks", "stacks/stacks-project", "4ac4815d5a00dc2eacab7824cf4e4baafe2773ac",
              "GFDL-1.2", "latex/stacks.tar.gz", shared_bytes=6_307_548),
     Upstream("openlogic", "OpenLogicProject/OpenLogic", "9620cc73f9c8e0ad003c514a5d3748f29611c4c0",
@@ -64,8 +65,6 @@ UPSTREAMS: tuple[Upstream, ...] = (
     Upstream("cring", "aisejohan/cring", "51dc6d921e2b61c91114068255fd29cdc2c01f94",
              "GFDL-1.2", "latex/cring.tar.gz", shared_bytes=373_315),
 )
-#: Mathlib's lists of named theorems inside its archive, and where the shared corpora keep them.
-MATHLIB_DOCS = ("docs/", "lean/mathlib_docs/")
 
 
 def upstream(source: str) -> Upstream:

@@ -42,7 +42,7 @@ def server() -> Iterator[tuple[UpstreamServer, str]]:
     figure = random.Random(0).randbytes(300_000)
     upstreams.serve(HOTT, github_archive(HOTT, {"basics.tex": BOOK, "README.md": b"not read", "cover.png": figure}))
     upstreams.serve(MATHLIB, github_archive(MATHLIB, {
-        "Mathlib/Logic/Basic.lean": b"theorem t : True := trivial\n",
+        "Mathlib/Logic/Basic.lean": b"theorem t : True := trivial\n", "lean-toolchain": b"leanprover/lean4:v4.28.0\n",
         "docs/100.yaml": b"1:\n  title: The Irrationality of the Square Root of 2\n  decl: irrational_sqrt_two\n",
         "docs/templates/x.yaml": b"not a list of named theorems\n",
     }))
@@ -67,11 +67,15 @@ def test_the_archives_land_in_the_shared_layout_with_their_manifests(server, tmp
     latex_manifest = json.loads((corpora / "latex" / "manifest.json").read_text())["hott"]
     assert latex_manifest["upstream"] == "https://github.com/HoTT/book" and latex_manifest["commit"] == HOTT.commit
     assert json.loads((corpora / "lean" / "src" / "manifest.json").read_text())["mathlib"]["root"] == MATHLIB.folder
-    assert sorted(p.name for p in (corpora / "lean" / "mathlib_docs").iterdir()) == ["100.yaml"]
     assert any("sha256=" in line for line in said)  # the values to pin, printed
     # The LaTeX reader takes the GitHub layout as it is: ids and links as from ../shared's.
     (record,) = parse_latex(corpora / "latex" / "hott.tar.gz")
     assert record.id == "hott:thm:one" and f"/blob/{HOTT.commit}/basics.tex" in record.url
+    # and the Lean source reader, the commit from the archive's header and the named lists from docs/.
+    from search.corpus.sources import resolve_source
+
+    lean = resolve_source(f"mathlib:lean-source={corpora / 'lean' / 'src' / 'mathlib.tar.gz'}")
+    assert lean.commit() == MATHLIB.commit and "mathlib:t" in {r.id for r in lean.load()}
 
     requests = len(upstreams.requests)
     again = fetch_corpora(tmp_path, ["hott", "mathlib"], base=url, say=said.append)

@@ -35,8 +35,11 @@ def test_the_shared_corpora_fetched_from_their_upstream_layout(shared_dir: Path,
     upstreams = UpstreamServer()
     for entry in UPSTREAMS:
         files = files_of(corpora / entry.target, drop_top=entry.target.startswith("latex/"))
-        if entry.source == "mathlib":
-            files.update({f"docs/{p.name}": p.read_bytes() for p in (corpora / "lean" / "mathlib_docs").glob("*.yaml")})
+        if entry.source in config.LEAN_SOURCES:  # the repository's marker file and, for Mathlib, its docs/
+            files["lean-toolchain"] = b"leanprover/lean4:v4.28.0\n"
+            if entry.source == "mathlib":
+                files.update({f"docs/{p.name}": p.read_bytes()
+                              for p in (corpora / "lean" / "mathlib_docs").glob("*.yaml")})
         upstreams.serve(entry, github_archive(entry, files))
     mathlib = f"/{upstream('mathlib').repository}/archive/{upstream('mathlib').commit}.tar.gz"
     upstreams.cut_after[mathlib] = len(upstreams.archives[mathlib]) * 2 // 5
@@ -58,9 +61,18 @@ def test_the_shared_corpora_fetched_from_their_upstream_layout(shared_dir: Path,
             (r.id, r.url, r.statement) for r in parse_latex(corpora / "latex" / "hott.tar.gz")]
         for entry in UPSTREAMS[:3]:  # Lean: the source tree under the archive's one folder
             got = files_of(fetched / entry.target, drop_top=True)
-            assert {p: d for p, d in got.items() if not p.startswith("docs/")} == files_of(corpora / entry.target, drop_top=False)
-        for named in (corpora / "lean" / "mathlib_docs").glob("*.yaml"):
-            assert (fetched / "lean" / "mathlib_docs" / named.name).read_bytes() == named.read_bytes()
+            assert {p: d for p, d in got.items() if not p.startswith("docs/") and p != "lean-toolchain"} == files_of(
+                corpora / entry.target, drop_top=False)
+        # The Lean source reader gives the same records from the fetched archive as from ../shared's.
+        run = subprocess.run([sys.executable, "-m", "search", "records", "--sources", "batteries", "physlean",
+                              "--out", str(tmp_path / "fetched.jsonl")], cwd=config.REPO_DIR, capture_output=True,
+                             text=True, timeout=600, env={**os.environ, "THEOREM_SEARCH_SHARED": str(into)})
+        assert run.returncode == 0, run.stderr
+        mine = [json.loads(line) for line in (tmp_path / "fetched.jsonl").read_text().splitlines()]
+        from search.corpus.sources import load_records
+
+        shared_records = load_records(["batteries", "physlean"]).statements
+        assert [(r["id"], r["statement"], r["url"]) for r in mine] == [(s.id, s.statement, s.url) for s in shared_records]
         lock = json.loads((fetched / "fetched.json").read_text())
         assert sorted(lock) == sorted(u.source for u in UPSTREAMS)
 
