@@ -5,7 +5,8 @@ One server: the HTTP APIs at their paths and the Gradio search page at `/`. The 
 from `--index`, else `INDEX_DIR`, else `./index`; an `hf://` address is fetched from the
 Hugging Face Hub once (`huggingface_hub.snapshot_download`, kept in its cache), for a Space.
 Votes (the page's thumbs and `POST /api/v1/feedback`) go to `--feedback-db`, else
-`FEEDBACK_DB`, else `/data/feedback.sqlite` on a persistent disk, else `./feedback.sqlite`;
+`FEEDBACK_DB`, else `/data/feedback.sqlite` on a persistent disk, else `feedback.sqlite` in the
+data folder (`THEOREM_SEARCH_DATA`, else platformdirs' user data folder);
 with `--feedback-repo` / `FEEDBACK_REPO=hf://datasets/OWNER/NAME` they are also pushed there.
 Every request passes the guard of `search/api/guard.py` (body size, requests per client per
 minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`);
@@ -163,7 +164,9 @@ def make_app(index_spec: str | list[str], feedback_db: Path, feedback_repo: str 
     store, sync = open_feedback_store(feedback_db, feedback_repo)
     api = make_api(indexes, feedback_store=store)
     page = SearchPage(api.state.indexes, api.state.ballot)
-    app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS)
+    # Gradio's "Use via API" would describe the page's private events: the page links the real
+    # APIs itself (search/ui/blocks.py, api_links).
+    app = gr.mount_gradio_app(api, make_blocks(page), path="/", css=CSS, js=JS, footer_links=["gradio", "settings"])
     if sync is not None:
         push_votes_at_shutdown(app, lambda: sync)
     return app
@@ -231,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                         "./index); repeat as NAME=DIR or NAME=hf://... to serve several, the first the default")
     parser.add_argument("--feedback-db", type=Path, default=config.FEEDBACK_DB,
                         help="SQLite file for thumbs up/down (default: FEEDBACK_DB, else /data/feedback.sqlite "
-                        "on a persistent disk, else ./feedback.sqlite)")
+                        "on a persistent disk, else in the data folder: THEOREM_SEARCH_DATA or platformdirs')")
     parser.add_argument("--feedback-repo", default=config.FEEDBACK_REPO,
                         help="hf://datasets/OWNER/NAME that votes are also pushed to every "
                         f"{config.FEEDBACK_SYNC_MINUTES:g} min (FEEDBACK_REPO, FEEDBACK_SYNC_MINUTES)")

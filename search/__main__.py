@@ -12,6 +12,7 @@ from pathlib import Path
 
 from search import config
 from search.corpus.sources import default_sources
+from search.corpus.upstreams import UPSTREAMS
 from search.engine import variants
 from search.feedback.export import FORMATS
 from search.index.adapt import AdaptOptions
@@ -328,7 +329,56 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
         help="leave out labels whose votes come from fewer than N distinct client addresses (default 1)",
     )
     export.set_defaults(run=_feedback_export)
+
+    corpora = commands.add_parser("corpora", help="the default corpora: fetch them from their upstreams, list them")
+    corpora_commands = corpora.add_subparsers(dest="corpora_command", required=True)
+    fetch = corpora_commands.add_parser(
+        "fetch", help="download the default corpora from their upstreams at the commits this version pins",
+        description="Download each default corpus as the GitHub archive of its pinned commit into "
+        "DIR/corpora (the layout of ../shared/corpora), resuming an interrupted download and checking "
+        "each file's SHA-256 (search/corpus/fetch.py says against what). A build finds them there: "
+        "THEOREM_SEARCH_SHARED, then ../shared, then the data folder.",
+    )
+    fetch.add_argument("--into", default=str(config.DATA_DIR), metavar="DIR",
+                       help=f"the folder whose corpora/ receives them (default: the data folder, {config.DATA_DIR}; "
+                            "elsewhere, set THEOREM_SEARCH_SHARED=DIR for the build to find them)")
+    fetch.add_argument("--sources", nargs="+", choices=[u.source for u in UPSTREAMS], help="only these corpora")
+    fetch.add_argument("--if-absent", action="store_true",
+                       help="fetch nothing when a build already finds them (THEOREM_SEARCH_SHARED, ../shared, "
+                            "the data folder)")
+    fetch.set_defaults(run=_corpora_fetch)
+    listing = corpora_commands.add_parser(
+        "list", help="each default corpus: its upstream archive, whether its size and SHA-256 are pinned, where it is")
+    listing.set_defaults(run=_corpora_list)
     return root
+
+
+def _corpora_fetch(args: argparse.Namespace) -> int:
+    from search.corpus.fetch import FetchError, absent, fetch_corpora
+
+    into = Path(args.into).expanduser()
+    if args.if_absent and not absent(args.sources):
+        print(f"the corpora are in {config.CORPORA_DIR}: nothing to fetch")
+        return 0
+    try:
+        fetched = fetch_corpora(into, args.sources)
+    except FetchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"{len(fetched)} corpora in {into / 'corpora'}")
+    return 0
+
+
+def _corpora_list(args: argparse.Namespace) -> int:
+    print(f"corpora used: {config.CORPORA_DIR} (looked in "
+          f"{', '.join(str(place / 'corpora') for place in config.CORPORA_PLACES)})")
+    for entry in UPSTREAMS:
+        here = config.CORPORA_DIR / entry.target
+        size = f"{entry.bytes:,} bytes" if entry.bytes else f"size not pinned; the files read from it: {entry.shared_bytes:,} bytes"
+        pinned = "SHA-256 pinned" if entry.sha256 else "SHA-256 recorded at the first fetch"
+        print(f"{entry.source}: {entry.url(config.ARCHIVES_URL)} ({size}; {pinned}); "
+              f"{'present' if here.exists() else 'absent'} at {here}")
+    return 0
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m search") -> int:

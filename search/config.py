@@ -9,12 +9,32 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
+
 REPO_DIR = Path(__file__).resolve().parents[1]
+
+#: This program's own folders, never the working directory nor the checkout (which an installed
+#: package may not be able to write): the data folder keeps what runs make and must keep (the
+#: vote database when no persistent disk is mounted), the cache what can be made again (a
+#: model's int8 ONNX export). platformdirs' per-user folders: ~/.local/share/theorem-search and
+#: ~/.cache/theorem-search on Linux (XDG_DATA_HOME, XDG_CACHE_HOME), their equivalents elsewhere.
+DATA_DIR = Path(os.environ.get("THEOREM_SEARCH_DATA") or platformdirs.user_data_dir("theorem-search", appauthor=False))
+CACHE_DIR = Path(os.environ.get("THEOREM_SEARCH_CACHE") or platformdirs.user_cache_dir("theorem-search", appauthor=False))
 
 #: The shared material (corpora, queries, seeds) sits beside the checkout.
 SHARED_DIR = Path(os.environ.get("THEOREM_SEARCH_SHARED", REPO_DIR.parent / "shared")).resolve()
-LEAN_CORPUS_DIR = SHARED_DIR / "corpora" / "lean"
-LATEX_CORPUS_DIR = SHARED_DIR / "corpora" / "latex"
+#: Where the default corpora are looked for, each place holding them in `corpora/`, the first
+#: that has one winning: THEOREM_SEARCH_SHARED, ../shared beside the checkout, then the data
+#: folder, where `python -m search corpora fetch` puts them (search/corpus/fetch.py).
+CORPORA_PLACES = tuple(dict.fromkeys(Path(place).expanduser().resolve() for place in (
+    *filter(None, [os.environ.get("THEOREM_SEARCH_SHARED")]), REPO_DIR.parent / "shared", DATA_DIR)))
+CORPORA_DIR = next((place / "corpora" for place in CORPORA_PLACES if (place / "corpora").is_dir()),
+                   CORPORA_PLACES[0] / "corpora")
+LEAN_CORPUS_DIR = CORPORA_DIR / "lean"
+LATEX_CORPUS_DIR = CORPORA_DIR / "latex"
+#: Where the corpora's upstream archives are downloaded from: GitHub's `OWNER/REPO/archive/
+#: COMMIT.tar.gz` (search/corpus/upstreams.py); a test serves the same paths itself.
+ARCHIVES_URL = os.environ.get("THEOREM_SEARCH_ARCHIVES_URL") or "https://github.com"
 QUERIES_DIR = SHARED_DIR / "queries"
 
 #: Where `python -m search build` writes and the app reads by default.
@@ -37,12 +57,12 @@ INDEX_MMAP = os.environ.get("INDEX_MMAP", "1") != "0"
 PERSISTENT_DIR = Path(os.environ.get("PERSISTENT_DIR", "/data"))
 
 
-def default_feedback_db(persistent: Path = PERSISTENT_DIR) -> Path:
+def default_feedback_db(persistent: Path = PERSISTENT_DIR, data: Path = DATA_DIR) -> Path:
     """`<persistent disk>/feedback.sqlite` when that disk is a writable directory, else
-    `./feedback.sqlite` beside the code (a Space without persistent storage loses it)."""
+    `<data folder>/feedback.sqlite` (a Space without persistent storage loses it)."""
     if persistent.is_dir() and os.access(persistent, os.W_OK):
         return persistent / "feedback.sqlite"
-    return REPO_DIR / "feedback.sqlite"
+    return data / "feedback.sqlite"
 
 
 FEEDBACK_DB = Path(os.environ.get("FEEDBACK_DB") or default_feedback_db())
@@ -61,6 +81,12 @@ APP_PORT = int(os.environ.get("GRADIO_SERVER_PORT") or 7860)
 APP_WORKERS = int(os.environ.get("APP_WORKERS") or 1)
 ADMIN_SECRET = os.environ.get("ADMIN_SECRET") or None
 APP_META_FILTERS = ("chapter", "section", "year")
+#: The documentation the page's footer links to: DOCS_URL, else on a Hugging Face Space (which
+#: sets SPACE_ID to OWNER/NAME) the docs/ folder of the Space's own repository, else none (the
+#: footer then names docs/ in the checkout).
+SPACE_ID = os.environ.get("SPACE_ID") or None
+DOCS_URL = os.environ.get("DOCS_URL") or (
+    f"https://huggingface.co/spaces/{SPACE_ID}/blob/main/docs/index.md" if SPACE_ID else None)
 APP_MAX_RESULTS = 50
 #: Votes (search/feedback/ballot.py): the secret that signs session ids and keys the hash of
 #: client addresses (when unset, one is made and kept beside the vote database, in

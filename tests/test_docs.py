@@ -105,3 +105,18 @@ def test_the_figures_page_lists_every_condition_with_the_page_that_shows_it() ->
     where = pages_by_condition()
     expected = {c.name: str(where[c.name].relative_to(DOCS)) for c in load_conditions(CONDITIONS)}
     assert rows == expected, "docs/figures.md, 'Every condition and the page that shows it', is not up to date"
+
+
+def test_every_route_of_the_readme_interfaces_is_served(small_index: Path, tmp_path: Path) -> None:
+    """The interfaces table names routes the server has (its OpenAPI description, MCP, the page)."""
+    from search.api.http import make_api
+    from search.engine.engine import Engine
+    from search.feedback.store import FeedbackStore
+    from search.index.store import Index
+
+    api = make_api(Engine(Index.load(small_index)), FeedbackStore(tmp_path / "votes.sqlite"), rate_limit=0)
+    served = {*api.openapi()["paths"], "/mcp", "/"}
+    section = _body().split("## Interfaces", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"^\| [^|]+ \| `(?:GET`/`POST |POST |GET )?(/[^`? ]*)", section, re.M))
+    assert {"/search", "/json", "/api/search", "/leanfinder", "/hammer/retrieve", "/leanexplore/api/v2/search"} <= named
+    assert named - served == set()

@@ -22,6 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
 from search import config
@@ -100,7 +101,9 @@ def make_api(
         async with sessions.run():
             yield
 
-    api = FastAPI(
+    # FastAPIOffline: /docs serves Swagger UI's script and styles from the package, not a CDN,
+    # so that the API reference the page links to renders offline too.
+    api = FastAPIOffline(
         title="Theorem search", version=service.index.version, lifespan=lifespan,
         description=DESCRIPTION.format(max_body=max_body, per_minute=per_minute or "any number of"),
     )

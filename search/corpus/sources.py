@@ -121,8 +121,13 @@ def load_records(specs: Sequence[str]) -> Corpus:
     source's constants (PhysLean's statements use Mathlib's)."""
     statements: list[Statement] = []
     sources: dict[str, dict[str, str]] = {}
-    for spec in specs:
-        source = resolve_source(spec)
+    resolved = [resolve_source(spec) for spec in specs]
+    missing = [s.name for s in resolved if s.name in config.DEFAULT_SOURCES and not s.path.exists()]
+    if missing:
+        from search.corpus.fetch import CorporaMissing, missing_message
+
+        raise CorporaMissing(missing_message(missing))
+    for source in resolved:
         if source.name in sources:
             raise ValueError(f"source {source.name!r} is named twice")
         statements.extend(source.load())

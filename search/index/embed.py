@@ -145,8 +145,7 @@ def _quantised_onnx(model_path: str) -> Path:
     if carried.exists():
         return carried
     key = hashlib.sha256(model_path.encode()).hexdigest()[:16]
-    cache = Path(os.environ.get("THEOREM_SEARCH_CACHE", Path.home() / ".cache" / "theorem-search"))
-    target = cache / f"{key}-int8.onnx"
+    target = config.CACHE_DIR / f"{key}-int8.onnx"
     if not target.exists():
         export_int8(model_path, target)
     return target

@@ -23,6 +23,9 @@ from search.ui.share import SearchRequest, from_pairs
 
 CSS = """
 .ts-card { padding: 0.6em 0.9em; margin-bottom: 0.6em; }
+/* Gradio's footer keeps the divider after the "Use via API" link that app.py leaves out. */
+footer .show-api-divider { display: none; }
+#api-links { text-align: center; font-size: 0.85em; }
 .ts-head { font-size: 1.05em; }
 .ts-name { font-weight: 600; font-family: var(--font-mono); }
 .ts-tag { font-size: 0.8em; padding: 0 0.45em; border-radius: 0.6em; background: var(--block-label-background-fill); margin-left: 0.2em; }
@@ -213,7 +216,9 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
                 return
             gr.Markdown(result["heading"], elem_id="results-heading", elem_classes=[f"ts-drawn-{result['drawn']}"])
             for item in result["cards"]:
-                with gr.Group(elem_classes=["ts-card"], elem_id=f"card-{item['rank']}"):
+                # The id on a Column: Gradio draws a Group as two nested elements that both
+                # carry its id and classes, and an id must name one element.
+                with gr.Column(elem_id=f"card-{item['rank']}"), gr.Group(elem_classes=["ts-card"]):
                     gr.Markdown(item["markdown"], latex_delimiters=LATEX_DELIMITERS, elem_classes=["ts-body"])
                     if not result["query"]:
                         continue
@@ -227,7 +232,17 @@ def make_blocks(page: SearchPage) -> gr.Blocks:
                             _voter(page, item["id"], value), inputs=[shown, session],
                             outputs=[up, down, status], api_visibility="private",
                         )
+
+        gr.Markdown(api_links(), elem_id="api-links")
     return blocks
+
+
+def api_links(docs_url: str | None = config.DOCS_URL) -> str:
+    """The page's own footer line: where programs talk to this server, in place of Gradio's "Use via
+    API" (switched off in app.py: it describes the page's internal events, which are private)."""
+    docs = f"[documentation]({docs_url})" if docs_url else "documentation: `docs/` in the repository"
+    return ("For programs: [the HTTP APIs, every route with its OpenAPI description](./docs) · "
+            "MCP tools at `/mcp` · " + docs)
 
 
 def _choices(page: SearchPage, key: str, name: str, sources: list[str] | None) -> Any:

@@ -6,7 +6,10 @@ text."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Iterator
 from urllib.parse import quote
 
 import pytest
@@ -132,3 +135,32 @@ def test_hostile_queries_and_names_show_as_text(page, server) -> None:  # type: 
     page.wait_for_selector("#card-0")
     assert page.inner_text("#card-0 .ts-name") == name and name in page.inner_text("#results-heading")
     _nothing_ran_and_nothing_links_out(page)
+
+
+def test_the_page_links_its_apis_and_each_card_id_names_one_element(page, server) -> None:  # type: ignore[no-untyped-def]
+    """Gradio's "Use via API" (which lists the page's private events, "No API routes found") is
+    gone; the page's footer links the OpenAPI description of the real routes, which opens; every
+    element id, a card's included, is on one element."""
+    base, _ = server
+    page.goto(base + "?q=mul_comm")
+    page.wait_for_selector("#card-1")
+    assert page.get_by_text("Use via API").count() == 0 and page.locator("button.show-api").count() == 0
+    ids = page.eval_on_selector_all("[id]", "elements => elements.map(e => e.id).filter(id => id)")
+    assert [i for i in set(ids) if ids.count(i) > 1] == []
+    assert page.locator("#card-1").count() == 1 and page.locator("#card-1 .ts-up").count() == 1
+    link = page.locator("#api-links a", has_text="HTTP APIs")
+    assert "documentation" in page.inner_text("#api-links") and "/mcp" in page.inner_text("#api-links")
+    with page.context.expect_page() if link.get_attribute("target") == "_blank" else _same_page(page) as opened:
+        link.click()
+    reference = opened.value
+    # Swagger UI, served by the app itself (no CDN): it draws one block per operation.
+    reference.wait_for_selector(".opblock-summary-path", timeout=TIMEOUT)
+    paths = set(reference.locator(".opblock-summary-path").all_inner_texts())
+    assert {"/search", "/json", "/api/search", "/api/v1/search", "/mcp"} <= {p.replace("\u200b", "") for p in paths}
+
+
+@contextmanager
+def _same_page(page) -> Iterator[SimpleNamespace]:  # type: ignore[no-untyped-def]
+    """What `expect_page` gives for a link that opens in the same tab: the page, once navigated."""
+    with page.expect_navigation():
+        yield SimpleNamespace(value=page)

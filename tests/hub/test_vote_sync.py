@@ -87,8 +87,8 @@ def test_bad_feedback_repo_stops_the_app_with_a_message(local_hub: LocalHub, tmp
 
 
 def test_persistent_disk_holds_the_vote_database(tmp_path: Path) -> None:
-    assert config.default_feedback_db(tmp_path) == tmp_path / "feedback.sqlite"
-    assert config.default_feedback_db(tmp_path / "absent") == config.REPO_DIR / "feedback.sqlite"
+    assert config.default_feedback_db(tmp_path, tmp_path / "data") == tmp_path / "feedback.sqlite"
+    assert config.default_feedback_db(tmp_path / "absent", tmp_path / "data") == tmp_path / "data" / "feedback.sqlite"
 
 
 @dataclass
@@ -197,3 +197,4 @@ def test_each_worker_syncs_its_votes_and_a_clean_stop_pushes_them(small_index: P
     assert database_votes(tmp_path / "votes.sqlite") == acknowledged
     log = app.log.read_text()
     assert log.count("votes pushed to the Hub at shutdown") == 2, log[-3000:]
+

@@ -2,11 +2,15 @@
 message when it is missing, and one server for the APIs and the page."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import app
+from search import config
 from search.api.indexes import DEFAULT_NAME
 from search.index.manifest import IndexLoadError
 
@@ -117,3 +121,18 @@ def test_a_server_with_several_indexes_offers_them_on_the_page(ui_index_dir: Pat
         config = client.get("/config").json()
         (index,) = (c["props"] for c in config["components"] if c["props"].get("elem_id") == "index")
         assert index["visible"] is True and [c[1] for c in index["choices"]] == ["v1", "v2"] and index["value"] == "v1"
+
+
+def test_the_footer_links_the_documentation_a_space_serves() -> None:
+    """On a Space (SPACE_ID set) the page's footer links the Space's own docs/; DOCS_URL overrides."""
+    from search.ui.blocks import api_links
+
+    assert "[documentation](https://example.org/docs)" in api_links("https://example.org/docs")
+    assert "`docs/` in the repository" in api_links(None) and "(./docs)" in api_links(None)
+    read = "from search import config; print(config.DOCS_URL)"
+    for env, expected in (({"SPACE_ID": "me/ts"}, "https://huggingface.co/spaces/me/ts/blob/main/docs/index.md"),
+                          ({"SPACE_ID": "me/ts", "DOCS_URL": "https://x.org/"}, "https://x.org/"), ({}, "None")):
+        clean = {k: v for k, v in os.environ.items() if k not in ("SPACE_ID", "DOCS_URL")}
+        out = subprocess.run([sys.executable, "-c", read], env={**clean, **env}, cwd=config.REPO_DIR,
+                             capture_output=True, text=True, check=True).stdout.strip()
+        assert out == expected
