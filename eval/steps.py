@@ -46,9 +46,14 @@ def _without_signals(*dropped: str) -> str:
     return "signals=(" + ",".join(repr(signal) for signal in kept) + ")"
 
 
+def _parts_without(*dropped: str) -> tuple[str, ...]:
+    """BM25+'s parts but `dropped`."""
+    return tuple(p for p in LEXICAL_PARTS if p not in dropped)
+
+
 _BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)")
 _BEFORE_TYPES = _without_signals("types")
-_BEFORE_INFORMAL = tuple(p for p in LEXICAL_PARTS if p not in ("informal", "fields"))
+_BEFORE_INFORMAL = _parts_without("informal", "fields", "sentence")
 _DENSE_ONLY = "signals=('dense',)"
 #: The index built with the adapted embedding model (search/index/adapt.py).
 ADAPTED = "adapted"
@@ -83,17 +88,18 @@ STEPS = (
     Step("titles", "+ famous titles and spelled-out names as signals, titles first",
          (_BEFORE_TYPES,), _BEFORE_INFORMAL),
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
-         (_BEFORE_TYPES,), tuple(p for p in LEXICAL_PARTS if p != "fields")),
-    Step("fields", "+ a structure's fields in BM25+", (_BEFORE_TYPES,)),
-    Step("types", "+ types found by their own name spelled in words (= `default`)"),
-    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="types"),
-    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="types"),
+         (_BEFORE_TYPES,), _parts_without("fields", "sentence")),
+    Step("fields", "+ a structure's fields in BM25+", (_BEFORE_TYPES,), _parts_without("sentence")),
+    Step("types", "+ types found by their own name spelled in words", (), _parts_without("sentence")),
+    Step("sentence", "+ Lean statements said in words by the informaliser, in BM25+ (= `default`)"),
+    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="sentence"),
+    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="sentence"),
     Step("lean-routing", "`default` with the dense signal at half weight for queries in Lean code",
-         ("styles.lean.dense=0.5",), versus="types"),
-    Step("dense", "`default` fusing the dense signal only, MiniLM as shipped", (_DENSE_ONLY,), versus="types"),
+         ("styles.lean.dense=0.5",), versus="sentence"),
+    Step("dense", "`default` fusing the dense signal only, MiniLM as shipped", (_DENSE_ONLY,), versus="sentence"),
     Step("adapted-dense", "`default` fusing the dense signal only, MiniLM adapted on pairs from the corpus",
          (_DENSE_ONLY,), versus="dense", index=ADAPTED),
-    Step("adapted", "`default` over the index embedded with the adapted MiniLM", versus="types", index=ADAPTED),
+    Step("adapted", "`default` over the index embedded with the adapted MiniLM", versus="sentence", index=ADAPTED),
 )
 
 

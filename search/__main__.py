@@ -93,14 +93,34 @@ def _records(args: argparse.Namespace) -> int:
 
 
 def _text_counts(statements: list) -> dict[str, dict[str, int]]:
-    """Per source: records with a docstring, with informal text, with links to another source."""
+    """Per source: records with a docstring, with informal text, said in words by the
+    informaliser, with links to another source."""
     out: dict[str, dict[str, int]] = {}
     for s in statements:
-        counts = out.setdefault(s.source, {"doc": 0, "informal": 0, "linked": 0})
+        counts = out.setdefault(s.source, {"doc": 0, "informal": 0, "informal_statement": 0, "linked": 0})
         counts["doc"] += bool(s.doc)
         counts["informal"] += bool(s.informal)
+        counts["informal_statement"] += bool(s.informal_statement)
         counts["linked"] += bool(s.links)
     return out
+
+
+def _lexicon(args: argparse.Namespace) -> int:
+    """The informaliser's lexicon over some corpora, as a table to read and correct."""
+    from search.corpus.lean.lexicon import CORRECTIONS
+    from search.corpus.sources import load_records
+
+    corpus = load_records(args.sources or default_sources())
+    if corpus.lexicon is None:
+        print("python -m search lexicon: these sources hold no Lean declarations", file=sys.stderr)
+        return 2
+    corpus.lexicon.write(Path(args.out))
+    informalised = corpus.informalised
+    print(f"{len(corpus.lexicon.phrases)} constants written to {args.out} "
+          f"({', '.join(f'{source} {n}' for source, n in informalised['lexicon'].items())}); "
+          f"{informalised['said']} of {informalised['lean_records']} Lean records said in words")
+    print(f"a correction is a line constant<TAB>role<TAB>template in {CORRECTIONS}")
+    return 0
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -245,6 +265,13 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     records.add_argument("--out", help="write every record as JSON lines here")
     records.add_argument("--counts", help="write the counts per source and kind as JSON here")
     records.set_defaults(run=_records)
+
+    lexicon = commands.add_parser(
+        "lexicon", help="the informaliser's lexicon (how each Lean constant is said), to read and correct",
+    )
+    lexicon.add_argument("--sources", nargs="+", metavar="SOURCE", help="as for build (default: every shared corpus)")
+    lexicon.add_argument("--out", required=True, help="the TSV file to write (constant, role, template, source)")
+    lexicon.set_defaults(run=_lexicon)
 
     query = commands.add_parser("query", help="search an index")
     query.add_argument("text", help="the query: words, LaTeX, Lean notation or a Lean name")

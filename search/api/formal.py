@@ -55,13 +55,12 @@ def informal_text(statement: Statement) -> InformalText:
     `informal_name` and `informal_description`, LeanExplore's `informalization`.
 
     This is the one function that maps a record to words, so that what the APIs say changes in
-    one place. Today the name is the record's famous title (`aliases`: Mathlib's lists of named
-    theorems, "" for most records) and the description is its docstring followed by what its
-    authors say of it elsewhere (`Statement.informal`: the module doc's line naming it, the
-    docstring it inherits), each once. When records carry a statement said in words from its
-    structure (a field or `meta` key that the corpus fills), it is added here, as the
-    description for a record without a docstring, and every API answers with it."""
-    parts = [part for part in (statement.doc.strip(), statement.informal.strip()) if part]
-    if len(parts) == 2 and parts[1] in parts[0]:
-        parts = parts[:1]
+    one place. The name is the record's famous title (`aliases`: Mathlib's lists of named
+    theorems, "" for most records); the description is its docstring, what its authors say of it
+    elsewhere (`Statement.informal`: the module doc's line naming it, the docstring it inherits),
+    and its statement said in words by the informaliser (`Statement.informal_statement`), each
+    once."""
+    parts = [part for part in (statement.doc.strip(), statement.informal.strip(),
+                               statement.informal_statement.strip()) if part]
+    parts = [p for k, p in enumerate(parts) if not any(p in other for other in parts[:k])]
     return InformalText(name=statement.aliases[0] if statement.aliases else "", description="\n\n".join(parts))

@@ -65,6 +65,8 @@ class ResultModel(BaseModel):
     doc_url: str
     statement: str
     doc: str
+    informal_statement: str = Field("", description="A Lean statement said in English by the informaliser "
+                                    "(generated from the statement, not written by its authors).")
     module: str
     package: str
     signals: dict[str, dict[str, float]] = Field(description="Rank and score of this result in each signal that found it.")

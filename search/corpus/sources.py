@@ -12,7 +12,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from search import config
 from search.corpus.crosslinks import link_stacks
@@ -97,6 +97,22 @@ class Corpus:
     #: Source name -> {"format", "commit", "licence"}, as the index manifest records it.
     sources: dict[str, dict[str, str]]
     lexicon: Lexicon | None = None
+
+    @property
+    def informalised(self) -> dict[str, Any]:
+        """How many Lean records the informaliser said in words, per kind, and how many
+        constants its lexicon knows, per source of their phrases (the manifest's record)."""
+        said: dict[str, list[int]] = {}
+        for s in self.statements:
+            if s.formal:
+                counts = said.setdefault(s.kind, [0, 0])
+                counts[0] += bool(s.informal_statement)
+                counts[1] += 1
+        return {
+            "said": sum(c[0] for c in said.values()), "lean_records": sum(c[1] for c in said.values()),
+            "by_kind": {kind: {"said": c[0], "records": c[1]} for kind, c in sorted(said.items())},
+            "lexicon": self.lexicon.counts() if self.lexicon else {},
+        }
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Records per source and kind (kinds sorted), as the index manifest records them."""

@@ -44,7 +44,8 @@ class Result:
         return {
             "rank": self.rank, "id": s.id, "name": s.name, "kind": s.kind, "source": s.source,
             "score": round(self.score, 6), "url": s.url, "doc_url": s.doc_url,
-            "statement": s.statement, "doc": s.doc, "module": s.module, "package": s.package,
+            "statement": s.statement, "doc": s.doc, "informal_statement": s.informal_statement,
+            "module": s.module, "package": s.package,
             "signals": self.signals, "members": self.members, "links": s.links,
             "deprecated": s.meta.get("deprecated"),
         }

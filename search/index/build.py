@@ -24,7 +24,7 @@ from search.index.dense import DenseIndex, stored_vectors, text_keys
 from search.index.embed import Embedder
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
-from search.index.manifest import MODEL_DIR, RECORDS, read_manifest, write_manifest
+from search.index.manifest import LEXICON, MODEL_DIR, RECORDS, read_manifest, write_manifest
 from search.index.meta import DIRECTORY as META, save_meta
 from search.index.patterns import DIRECTORY as PATTERNS, PatternIndex
 from search.record import Statement, read_records, write_records
@@ -154,6 +154,8 @@ def build_index(out: Path, options: BuildOptions) -> dict:
         statements = corpus.statements
         write_records(statements, staging / RECORDS)
         save_meta(read_records(staging / RECORDS).meta_columns, staging / META)
+        if corpus.lexicon is not None:
+            corpus.lexicon.write(staging / LEXICON)
     with timed(options.timings, "lexical"):
         LexicalIndex.write(lexical_documents(statements), staging / "bm25_main")
         LexicalIndex.write(name_documents(statements), staging / "bm25_names")
@@ -185,6 +187,7 @@ def build_index(out: Path, options: BuildOptions) -> dict:
                 "vectors_reused": options.reused,
             },
             "bm25": {"method": "bm25+", **PARAMS},
+            "informaliser": corpus.informalised,
             "timings_seconds": {k: round(v, 1) for k, v in options.timings.items()},
             "build_command": options.command,
         },

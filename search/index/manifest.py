@@ -24,6 +24,8 @@ FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 #: The records, one row per statement (search/record.py).
 RECORDS = "records.arrow"
+#: The lexicon the Lean statements were said in words with (search/corpus/lean/lexicon.py), to read.
+LEXICON = "lexicon.tsv"
 #: The folder of an index that carries its embedding model (search/index/build.py `carry_model`).
 MODEL_DIR = "model"
 

@@ -78,14 +78,14 @@ def view_texts(s: Statement, limit: int = 120) -> dict[str, str]:
 
 #: The parts of a record that BM25+ reads, in order. `python -m eval retrieval --lexical PARTS`
 #: re-indexes a built index with a subset, which measures what each part is worth.
-LEXICAL_PARTS = ("name", "statement", "doc", "informal", "aliases", "place", "kind", "fields")
+LEXICAL_PARTS = ("name", "statement", "doc", "informal", "aliases", "place", "kind", "fields", "sentence")
 
 
 def lexical_text(s: Statement, fields: Sequence[str] = (), parts: Sequence[str] = LEXICAL_PARTS) -> str:
     """Everything BM25+ indexes (`parts` of LEXICAL_PARTS): name, statement, doc, informal text,
-    aliases, module and its words, kind, and for a structure or class its fields (`fields`:
-    their statements), so that a structure asked for by its defining property is found by the
-    words of its fields.
+    aliases, module and its words, kind, for a structure or class its fields (`fields`: their
+    statements), so that a structure asked for by its defining property is found by the words
+    of its fields, and a Lean statement said in words (`sentence`, the informaliser's).
 
     Notation is left as written: the tokenizer spells it out, for documents and queries alike.
     """
@@ -104,6 +104,7 @@ def lexical_text(s: Statement, fields: Sequence[str] = (), parts: Sequence[str] 
         "place": place,
         "kind": s.kind,
         "fields": " ".join(fields),
+        "sentence": s.informal_statement,
     }
     return " ".join(texts[part] for part in parts)
 

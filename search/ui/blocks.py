@@ -34,6 +34,9 @@ footer .show-api-divider { display: none; }
 .ts-lean { white-space: pre-wrap; font-size: 0.9em; }
 .ts-doc { font-style: italic; }
 .ts-deprecated { color: #9a3412; font-size: 0.9em; }
+.ts-said { font-size: 0.9em; }
+.ts-said-label { color: #4b5563; font-size: 0.9em; }
+.dark .ts-said-label { color: #d1d5db; }
 .dark .ts-deprecated { color: #fdba74; }
 .ts-fold { max-height: 6em; overflow: hidden; mask-image: linear-gradient(to bottom, black 70%, transparent); }
 .ts-body:has(.ts-more[open]) .ts-fold { max-height: none; mask-image: none; }

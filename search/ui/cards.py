@@ -316,6 +316,10 @@ def card_markdown(card: Card) -> str:
         blocks.append(f'<div class="ts-deprecated">{attribute(s.deprecation)}</div>')
     if _doc_shown(s):
         blocks.append(f'<div class="ts-doc">\n\n{math_markdown(s.doc, DOC_CHARS, markdown=s.formal)}\n\n</div>')
+    if s.informal_statement:
+        blocks.append(f'<div class="ts-said" title="made from the statement by the informaliser, not written by '
+                      f'its authors"><span class="ts-said-label">In words (generated):</span> '
+                      f'{literal(s.informal_statement)}</div>')
     blocks.append(_links_line(card))
     if card.signals:
         found = " · ".join(f"{name} #{int(v['rank'])}" for name, v in card.signals.items() if "rank" in v)

@@ -21,7 +21,9 @@ def test_words_are_searched_over_every_lean_declaration(client: TestClient, engi
     hit = next(r for r in results if r["formal_name"] == "Real.sin_le_one")
     assert FIELDS <= set(hit) and all(isinstance(hit[f], str) for f in FIELDS)  # the tool wants strings
     assert hit["path"] == "Mathlib/Analysis/Trig" and hit["type"] == "∀ (x : ℝ), sin x ≤ 1"
-    assert hit["informal_description"] == "The sine of a real number is at most one."
+    # the docstring, then the statement said in words (search/corpus/lean/informaliser.py)
+    assert hit["informal_description"] == ("The sine of a real number is at most one.\n\n"
+                                           "For a real number x, the sine of x is at most 1.")
     assert hit["informal_name"] == "" and hit["kind"] == "theorem"
 
 

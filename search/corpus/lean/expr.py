@@ -758,11 +758,12 @@ def parse_expr(tokens: list[Token], bound: set[str]) -> Expr:
     return _Reader(tokens, bound).expr(0)
 
 
-def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None = None) -> Expr:
-    """The structure of a term (`Reading.TERMS`). `strict`: every token must be read, or
-    `ParseError` says which could not (a Loogle pattern); otherwise what cannot be read is
+def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None = None,
+               reading: Reading = Reading.TERMS) -> Expr:
+    """The structure of a term (`Reading.TERMS`, or `WORDS`). `strict`: every token must be read,
+    or `ParseError` says which could not (a Loogle pattern); otherwise what cannot be read is
     `VAR` (a statement from the corpus). The names the term binds are added to `bound`."""
-    reader = _Reader(tokens, set() if bound is None else bound, Reading.TERMS, strict)
+    reader = _Reader(tokens, set() if bound is None else bound, reading, strict)
     term = reader.expr(0)
     if strict and (t := reader.peek()) is not None:
         if t.text in TERM_BRACKETS.closing:

@@ -364,7 +364,7 @@ class Informaliser:
             return speaker.claim(e)
         words = phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots \
             else words_of(head[1])
-        subject = speaker.term(args[-1], 100) if args else ""
+        subject = speaker.term(args[-1]) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
         return f"{subject} is {_article(words)}{over}"
 
@@ -374,7 +374,7 @@ class Informaliser:
         own = speaker.phrase(s.name)
         args = [("l", a) for a in _explicit(s.statement)]
         subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
-        value = parse_term(term_tokens(str(s.meta.get("value") or ""))) if s.meta.get("value") else VAR
+        value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS) if s.meta.get("value") else VAR
         if own is not None and own.role == "predicate":
             return f"{subject} when {speaker.claim(value)}" if value != VAR and speaker.is_proposition(value) else subject
         if value != VAR:

@@ -136,7 +136,8 @@ _TICKED = re.compile(r"`([^`]+)`")
 _IS_IF = re.compile(r"(?:`(?P<subject>[^`\s]+)`\s+)?\bis\s+(?P<phrase>(?:not\s+)?[^.,;:]{1,60}?)\s+"
                     r"(?:if|iff|when|whenever|provided)\b")
 #: "`Nat.Prime p` means that `p` is a prime number, that is ...".
-_MEANS = re.compile(r"means\s+(?:that\s+)?`(?P<subject>[^`]+)`\s+(?P<phrase>(?:is|has)\s[^.;:]{1,70}?)(?=,|\.|;|$| that is| i\.e)")
+_MEANS = re.compile(r"(?:means|is the proposition|states|says|asserts)\s+(?:that\s+)?`(?P<subject>[^`]+)`\s+"
+                    r"(?P<phrase>(?:is|has)\s[^.;:]{1,70}?)(?=,|\.|;|$| that is| i\.e)")
 #: "`f` has the derivative `f'` at the point `x`."
 _SUBJECT_FIRST = re.compile(r"^`(?P<subject>[^`\s]+)`\s+(?P<phrase>(?:is|has|admits|converges|tends|belongs|lies)\s[^.;]{1,90}?)(?=,|\.|;|$| i\.e)")
 #: "`s.card` is the number of elements of `s`, aka its cardinality."

@@ -1,0 +1,125 @@
+"""The informaliser and its lexicon on small records written for the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from search.corpus.lean.informaliser import Informaliser, informalise
+from search.corpus.lean.lexicon import Lexicon, Phrase, build_lexicon, read_corrections
+from search.record import Statement
+
+
+def lean(name: str, kind: str, statement: str, doc: str = "", **meta) -> Statement:
+    return Statement(id=f"m:{name}", source="m", kind=kind, name=name, statement=statement, language="lean",
+                     doc=doc, meta=meta)
+
+
+CONSTANTS = [
+    lean("Nat.Prime", "def", "def Prime (p : ℕ)",
+         "`Nat.Prime p` means that `p` is a prime number, that is, a natural number at least 2.",
+         value="Irreducible p"),
+    lean("IsCompact", "def", "def IsCompact (s : Set X)", "A set `s` is compact if for every nontrivial filter ..."),
+    lean("Even", "def", "def Even (a : α) : Prop", "An element `a` of a type `α` with addition satisfies `Even a` if"),
+    lean("deriv", "def", "def deriv (f : 𝕜 → F) (x : 𝕜)", "Derivative of `f` at the point `x`, if it exists."),
+    lean("Polynomial.degree", "def", "def degree (p : R[X]) : WithBot ℕ", "`degree p` is the degree of the polynomial `p`."),
+    lean("DifferentiableAt", "def", "def DifferentiableAt (f : E → F) (x : E)"),
+    lean("Nat.Coprime", "def", "def Coprime (m n : ℕ) : Prop"),
+    lean("CommRing", "class", "class CommRing (α : Type u) extends Ring α, CommMonoid α"),
+    lean("Module", "class", "class Module (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M]"),
+    lean("hammingDist", "def", "def hammingDist (x y : ∀ i, β i) : ℕ", value="#{i | x i ≠ y i}"),
+    lean("IsNoetherian", "class", "class IsNoetherian (R M) [Semiring R] [AddCommMonoid M] [Module R M] : Prop",
+         "`IsNoetherian R M` is the proposition that `M` is a Noetherian `R`-module"),
+    lean("IsNoetherian.noetherian", "field", "IsNoetherian.noetherian : ∀ s : Submodule R M, s.FG",
+         derived_from="IsNoetherian"),
+    lean("Submodule.FG", "def", "def FG (N : Submodule R M) : Prop",
+         "A submodule of `M` is finitely generated if it is the span of a finite subset of `M`."),
+    lean("PseudoMetricSpace", "class", "class PseudoMetricSpace (α : Type u)"),
+    lean("Hamming", "def", "def Hamming (β : ι → Type*) : Type _", value="∀ i, β i"),
+]
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> Lexicon:
+    return build_lexicon(CONSTANTS, corrections={})
+
+
+@pytest.mark.parametrize(("name", "template", "role", "source"), [
+    ("Nat.Prime", "{0} is a prime number", "predicate", "docstring"),
+    ("IsCompact", "{0} is compact", "predicate", "docstring"),
+    ("Even", "{0} is even", "predicate", "name"),
+    ("deriv", "the derivative of {0} at the point {1}", "function", "docstring"),
+    ("Polynomial.degree", "the degree of the polynomial {0}", "function", "docstring"),
+    ("Finset.card", "the number of elements of {0}", "function", "notation"),
+    ("DifferentiableAt", "{0} is differentiable at {1}", "predicate", "name"),
+    ("Nat.Coprime", "{0} and {1} are coprime", "predicate", "name"),
+    ("CommRing", "commutative ring", "class", "name"),
+    ("hammingDist", "the hamming distance of {0} and {1}", "function", "name"),
+])
+def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
+    assert lexicon.phrases[name] == Phrase(template, role, source)
+
+
+def test_notation_and_corrections(tmp_path: Path) -> None:
+    corrections = tmp_path / "corrections.tsv"
+    corrections.write_text("# a comment\nEven\tpredicate\t{0} is an even number\n", encoding="utf-8")
+    lexicon = build_lexicon(CONSTANTS, read_corrections(corrections))
+    assert lexicon.phrases["Even"] == Phrase("{0} is an even number", "predicate", "corrections")
+    assert lexicon.phrases["LE.le"].template == "{0} is at most {1}"
+    corrections.write_text("Even\tadjective\t{0} is even\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="corrections.tsv:1: expected constant<TAB>role<TAB>template"):
+        read_corrections(corrections)
+
+
+def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
+    assert lexicon.find("Prime", ("Nat",))[0] == "Nat.Prime"
+    assert lexicon.find("card", ("Finset",))[0] == "Finset.card"
+    assert lexicon.find("Nat.Prime")[0] == "Nat.Prime"
+    assert lexicon.find("NoSuchThing") is None
+
+
+@pytest.mark.parametrize(("record", "sentence"), [
+    (lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p", namespace="Nat"),
+     "For every natural number p, if p is a prime number, then 2 is at most p."),
+    (lean("Even.add", "theorem", "lemma Even.add [CommRing α] {a b : α} : Even a → Even b → Even (a + b)"),
+     "For a commutative ring α, if a is even and b is even, then a + b is even."),
+    (lean("deriv_mul", "theorem", "theorem deriv_mul (hc : DifferentiableAt 𝕜 c x) :\n    deriv (c * d) x = "
+          "deriv c x * d x + c x * deriv d x"),
+     "If c is differentiable at x, then the derivative of (c * d) at the point x equals the derivative of c at "
+     "the point x times d x plus c x times the derivative of d at the point x."),
+    (lean("continuous_iff", "theorem", "theorem continuous_iff : ∀ ε > 0, ∃ δ > 0, δ ≤ ε"),
+     "For every ε greater than 0, there is δ greater than 0 such that δ is at most ε."),
+    (lean("Finset.card_le", "theorem", "theorem card_le (s : Finset α) (n : ℕ) (h : ∑ i ∈ s, f i ≤ n) : s.card ≤ n",
+          namespace="Finset"),
+     "For a finite set s of α and a natural number n, if the sum of f i over i in s is at most n, then the number "
+     "of elements of s is at most n."),
+    (lean("hammingDist", "def", "def hammingDist (x y : ∀ i, β i) : ℕ", value="#{i | x i ≠ y i}"),
+     "The hamming distance of x and y is the number of elements of the set of i such that x i is not equal to y i."),
+    (lean("IsNoetherian", "class", "class IsNoetherian (R M) [Semiring R] [AddCommMonoid M] [Module R M] : Prop"),
+     "For a semiring R, an additive commutative monoid M and a module M over R, M is a Noetherian R-module if for "
+     "every submodule s of M, s is finitely generated."),
+    (lean("Hamming.instPseudoMetricSpace", "instance", "instance : PseudoMetricSpace (Hamming β)"),
+     "Hamming β is a pseudo metric space."),
+])
+def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
+    fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
+    said = Informaliser(lexicon, fields).sentence(record)
+    assert said is not None and said.text == sentence
+
+
+def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
+    informaliser = Informaliser(lexicon)
+    assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None
+    assert informaliser.sentence(lean("Foo.mk", "constructor", "Foo.mk")) is None
+    latex = Statement(id="b:1", source="b", kind="theorem", name="1", statement="$x$", language="latex")
+    assert informaliser.sentence(latex) is None
+
+
+def test_informalise_fills_records_and_says_from_where(lexicon: Lexicon) -> None:
+    records = [lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p",
+                    namespace="Nat"), lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")]
+    assert informalise(records, lexicon) == 1
+    assert records[0].informal_statement.startswith("For every natural number p")
+    assert records[0].meta["informal_statement_from"] == "docstring, notation"
+    assert records[1].informal_statement == "" and "informal_statement_from" not in records[1].meta
