@@ -51,10 +51,17 @@ _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": (
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
         "Set.iInter": ("intersection", False)}
 #: Arithmetic: its precedence (for parentheses), its ASCII symbol between simple operands, its
-#: words between phrases ("the derivative of f at x times g x").
-_ARITHMETIC = {"HAdd.hAdd": (65, "+", "plus"), "HSub.hSub": (65, "-", "minus"), "HMul.hMul": (70, "*", "times"),
-               "HDiv.hDiv": (70, "/", "divided by"), "HPow.hPow": (75, "^", "to the power"),
-               "HSMul.hSMul": (73, "•", "times"), "HMod.hMod": (70, "mod", "modulo")}
+#: words between phrases ("the derivative of f at x times g x"), and its name when it is what a
+#: phrase speaks of ("a + b is even": "the sum of a and b is even").
+_ARITHMETIC = {"HAdd.hAdd": (65, "+", "plus", "the sum of {0} and {1}"),
+               "HSub.hSub": (65, "-", "minus", "the difference of {0} and {1}"),
+               "HMul.hMul": (70, "*", "times", "the product of {0} and {1}"),
+               "HDiv.hDiv": (70, "/", "divided by", "the quotient of {0} by {1}"),
+               "HPow.hPow": (75, "^", "to the power", "{0} to the power {1}"),
+               "HSMul.hSMul": (73, "•", "times", "{0} times {1}"), "HMod.hMod": (70, "mod", "modulo", "{0} modulo {1}")}
+#: Relations whose sides are formulas, said in symbols ("a + b equals b + a"); any other phrase
+#: speaks of things, its arguments said as nouns ("the sum of a and b is even").
+_FORMULA_RELATIONS = frozenset({"Eq", "Ne", "LE.le", "LT.lt", "GE.ge", "GT.gt", "Dvd.dvd", "HasEquiv.Equiv"})
 #: Classes that only make a statement computable or well-typed, not part of what it says.
 _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "Decidable", "Inhabited",
                              "Fact", "MeasurableSpace", "Membership", "CoeFun", "FunLike"})
@@ -150,8 +157,16 @@ class _Speaker:
                 return f"{self.claim(args[0])} {word} {self.claim(args[1])}"
             phrase = self.phrase(name)
             if phrase is not None and phrase.role == "predicate":
-                return self.fill(phrase, args, self.term)
+                return self.fill(phrase, args, self.term if name in _FORMULA_RELATIONS else self.noun)
         return self.term(e)
+
+    def noun(self, e: Expr) -> str:
+        """A term that a phrase speaks of: arithmetic named in words ("the sum of a and b")."""
+        head, args = _head(e)
+        if head[0] == "c" and head[1] in _ARITHMETIC and len(args) == 2:
+            template = _ARITHMETIC[head[1]][3]
+            return template.replace("{0}", self.term(args[0], 100)).replace("{1}", self.term(args[1], 100))
+        return self.term(e, 100)
 
     def forall(self, e: Expr) -> str:
         """`∀ x y, p`: "for all x and y, p"; `∀ x ∈ s, p`: "for every x in s, p"; a hypothesis
@@ -244,7 +259,7 @@ class _Speaker:
         if name == "OfNat.ofNat" and args and args[-1][0] == "n":
             return args[-1][1]
         if name in _ARITHMETIC and len(args) == 2:
-            prec, symbol, words = _ARITHMETIC[name]
+            prec, symbol, words, _ = _ARITHMETIC[name]
             left, right = self.term(args[0], prec), self.term(args[1], prec + 1)
             phrases = "the " in left or "the " in right
             said = f"{left} {words if phrases else symbol} {right}"
@@ -270,7 +285,7 @@ class _Speaker:
         if phrase.role == "class" and not phrase.slots:  # a type: as Lean writes it, `Hamming β`
             said = " ".join([name.rsplit(".", 1)[-1], *(self.term(a, 100) for a in args)])
             return f"({said})" if outer >= 100 and args else said
-        said = self.fill(phrase, args, lambda a: self.term(a, 100))
+        said = self.fill(phrase, args, self.noun)
         return f"({said})" if outer >= 100 and " " in said and not said.startswith("the ") else said
 
 

@@ -83,10 +83,11 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     (lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p", namespace="Nat"),
      "For every natural number p, if p is a prime number, then 2 is at most p."),
     (lean("Even.add", "theorem", "lemma Even.add [CommRing α] {a b : α} : Even a → Even b → Even (a + b)"),
-     "For a commutative ring α, if a is even and b is even, then a + b is even."),
+     "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."),
     (lean("deriv_mul", "theorem", "theorem deriv_mul (hc : DifferentiableAt 𝕜 c x) :\n    deriv (c * d) x = "
           "deriv c x * d x + c x * deriv d x"),
-     "If c is differentiable at x, then the derivative of (c * d) at the point x equals the derivative of c at "
+     "If c is differentiable at x, then the derivative of the product of c and d at the point x equals the "
+     "derivative of c at "
      "the point x times d x plus c x times the derivative of d at the point x."),
     (lean("continuous_iff", "theorem", "theorem continuous_iff : ∀ ε > 0, ∃ δ > 0, δ ≤ ε"),
      "For every ε greater than 0, there is δ greater than 0 such that δ is at most ε."),
