@@ -154,7 +154,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        with app_process(args.index, work / "votes.sqlite", work / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"},
+        with app_process(args.index, work / "votes.sqlite", work / "app.log", ONE_ADDRESS,
                          args.workers) as app:
             report = load(app, args.clients, args.seconds, args.warmup)
     print(json.dumps({**asdict(report), "last_half_spread_mb": report.last_half_spread_mb}, indent=2))

@@ -27,7 +27,7 @@ def test_ten_minutes_of_fifty_clients_on_two_workers(tmp_path: Path) -> None:
     index = config.DEFAULT_INDEX_DIR
     if not (index / "manifest.json").is_file():
         pytest.skip(f"no full index at {index} (INDEX_DIR): build one with `python -m search build`")
-    with app_process(index, tmp_path / "votes.sqlite", tmp_path / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"},
+    with app_process(index, tmp_path / "votes.sqlite", tmp_path / "app.log", ONE_ADDRESS,
                      workers=2) as app:
         report = load(app, CLIENTS, SECONDS, warmup=30)
     print(json.dumps(asdict(report)))  # the figures, in the test log (-s)
