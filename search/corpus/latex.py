@@ -29,6 +29,7 @@ import json
 import logging
 import re
 import tarfile
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -279,7 +280,7 @@ def _title_text(title: str) -> str:
             return formula.group(0)
         return " ".join(re.findall(r"[A-Za-z0-9]+", formula.group(0)))
 
-    return " ".join(latex_to_text(re.sub(r"\$[^$]+\$", kept, title)).split())
+    return unicodedata.normalize("NFC", " ".join(latex_to_text(re.sub(r"\$[^$]+\$", kept, title)).split()))
 
 
 def _heading_text(tex: str, macros: dict[str, Macro]) -> str:

@@ -18,10 +18,10 @@ where `failing` counts records with at least one failing span, and under `"text"
     {"records_with_tex": T, "by_field": {...}, "records_losing_math": L,
      "records_with_unread_commands": U, "unread_commands": {name: records}, "examples": [...]}
 
-Every text the page shows of a record outside math (search/ui/cards.py `shown_texts`: the
-card's title and place, the note, chapter, section, package and kind that the filter lists
-offer, a LaTeX statement's words) is searched for a TeX control word (`\\name`) or a dollar
-that would be math; `records_losing_math` counts LaTeX statements with a math span that the
+Every text the page shows of a record from a text outside math (search/ui/cards.py
+`shown_texts`: the card's title and place, the note, chapter, section, package and kind that
+the filter lists offer, the statement's words) is searched for a TeX control word (`\\name`);
+`records_losing_math` counts LaTeX statements with a math span that the
 card leaves out (inside a command TeX prints, so not `\\index` or `\\label`);
 `unread_commands` names the commands a statement's prose holds that nothing defines (an
 author's macro missing from the corpus), left out of the card.
@@ -91,8 +91,8 @@ def typeset_errors(spans: list[str]) -> list[str]:
     return errors
 
 
-#: TeX that text outside math must not show: a control word, or a dollar (unpaired math).
-TEX_SHOWN = re.compile(r"\\[A-Za-z@]+|\$")
+#: TeX that text outside math must not show: a control word (a lone `$` is text: "costs $5").
+TEX_SHOWN = re.compile(r"\\[A-Za-z@]+")
 
 
 @dataclass
@@ -107,6 +107,8 @@ class TextCounts:
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, statement: Statement, examples: int) -> None:
+        if statement.formal:  # a Lean name or module is code, shown as written
+            return
         texts, shown = shown_texts(statement)
         fields = [key for key, text in texts.items() if TEX_SHOWN.search(text)]
         if fields:

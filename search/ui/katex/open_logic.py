@@ -35,7 +35,7 @@ _CONNECTIVE = re.compile(r"\\(" + "|".join(CONNECTIVES) + r")(?![A-Za-z])")
 
 def connectives_named(text: str) -> str:
     """Open Logic's connective commands (`CONNECTIVES`) as TeX's."""
-    return _CONNECTIVE.sub(lambda m: "\\" + CONNECTIVES[m.group(1)] + " ", text)
+    return _CONNECTIVE.sub(lambda m: "\\" + CONNECTIVES[m.group(1)], text)
 
 
 def tags_resolved(text: str) -> str:
