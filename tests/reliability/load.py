@@ -45,8 +45,10 @@ GOALS = ["n m : ℕ\nh : n ≤ m\n⊢ n + 1 ≤ m + 1", "a b : ℕ\n⊢ a + b = 
 #: Seconds a single request may take before it counts as failed.
 REQUEST_TIMEOUT = 60.0
 #: A Hugging Face Space's setting (README, "Deploy"): one proxy in front, whose entry of
-#: `X-Forwarded-For` is the client's address; every other bound as it is by default.
-SPACE_ENV = {"TRUSTED_PROXIES": "1"}
+#: `X-Forwarded-For` is the client's address; every other bound as it is by default; and
+#: uvicorn's `FORWARDED_ALLOW_IPS='*'` that the README once told a Space to set, which made
+#: uvicorn take the entry the client wrote (the app no longer lets uvicorn read the header).
+SPACE_ENV = {"TRUSTED_PROXIES": "1", "FORWARDED_ALLOW_IPS": "*"}
 #: Requests a forging client keeps in flight at once, and the seconds each of its streams
 #: waits after a 429 (it ignores `Retry-After`; the pause only keeps the refusals from using
 #: up the machine that measures).
