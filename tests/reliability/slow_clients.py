@@ -3,7 +3,8 @@ request head, a head dripped one byte at a time, or 3 bytes of a 100-byte body; 
 server keeps each, and what normal searches take meanwhile.
 
 `python -m tests.reliability.slow_clients --index DIR [--workers N] [--slow 200] [--rounds 3]`
-starts `python app.py` over DIR with its default bounds (search/api/connections.py), then
+starts `python app.py` over DIR with its default bounds on connections (search/api/connections.py;
+the rate limit off, as the searches are many from one address), then
 alternates, `--rounds` times, a run of sequential searches alone and the same run while
 `--slow` slow connections are held open (each reopened as soon as the server closes it), and
 prints the latency figures of both and how long the server kept the slow connections, as
@@ -177,14 +178,15 @@ def main() -> None:
     parser.add_argument("--index", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=1, help="app.py --workers")
     parser.add_argument("--slow", type=int, default=200, help="slow connections held open at once")
-    parser.add_argument("--searches", type=int, default=60, help="searches per run")
+    parser.add_argument("--searches", type=int, default=300, help="searches per run")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the two runs")
     args = parser.parse_args()
     alone, loaded = Latency(), Latency()
     made: list[SlowConnection] = []
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        with app_process(args.index, work / "votes.sqlite", work / "app.log", {}, args.workers) as app:
+        with app_process(args.index, work / "votes.sqlite", work / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"},
+                         args.workers) as app:
             searches(app.url, 10, Latency())  # warm-up
             for _ in range(args.rounds):
                 searches(app.url, args.searches, alone)
@@ -196,7 +198,9 @@ def main() -> None:
         "slow_connections_made": len(made),
         "held_s": {kind: {"closed": len(values), "median": round(statistics.median(values), 2),
                           "max": round(values[-1], 2)} for kind, values in held.items() if values},
-        "statuses": {str(s): sum(1 for c in made if c.status == s) for s in sorted({c.status or 0 for c in made})},
+        "answers": {str(s or "none"): sum(1 for c in made if c.status == s)
+                    for s in sorted({c.status for c in made}, key=lambda s: s or 0)},
+        "failures": (alone.failures + loaded.failures)[:5],
     }
     print(json.dumps(report, indent=2))
 
