@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from tests.live_server import AppProcess, app_process
+from tests.live_server import ONE_ADDRESS, AppProcess, app_process
 
 #: Query texts the clients cycle through (words, Lean notation, LaTeX, names).
 QUERIES = [

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.live_server import AppProcess
+from tests.live_server import ONE_ADDRESS, AppProcess
 from tests.ui.fixture_index import ui_index
 
 WRITERS = 20

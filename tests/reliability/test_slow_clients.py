@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from typing import Iterator
 
 import httpx
