@@ -9,8 +9,10 @@ Votes (the page's thumbs and `POST /api/v1/feedback`) go to `--feedback-db`, els
 data folder (`THEOREM_SEARCH_DATA`, else platformdirs' user data folder);
 with `--feedback-repo` / `FEEDBACK_REPO=hf://datasets/OWNER/NAME` they are also pushed there.
 Every request passes the guard of `search/api/guard.py` (body size, requests per client per
-minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`);
-behind a proxy, uvicorn's `FORWARDED_ALLOW_IPS` names the proxies whose client address to trust.
+minute: `API_MAX_BODY_BYTES`, `RATE_LIMIT_PER_MINUTE`); behind proxies (a Space's),
+`TRUSTED_PROXIES` says how many, so that the client's address is the one the outermost appended
+to `X-Forwarded-For` (search/api/client.py). HTTP is read with deadlines for a request's headers
+and body and bounds on open connections (search/api/connections.py).
 """
 
 from __future__ import annotations
@@ -260,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import uvicorn
 
+    from search.api.connections import server_options
+
     log.info("serving on http://%s:%d", args.host, args.port)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **server_options())
     return 0
 
 

@@ -108,9 +108,25 @@ API_MAX_QUERIES = 10
 #: the largest request body (a LeanSearch request at its bounds, 10 queries of 2,000
 #: characters written as JSON `\uXXXX` escapes, fits), and requests per client address per
 #: minute to the search APIs, MCP and the page's search and vote events; 0 turns the rate
-#: limit off. Behind a proxy, uvicorn's FORWARDED_ALLOW_IPS says whose client address to trust.
+#: limit off.
 API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES") or 256 * 1024)
 API_RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE") or 120)
+#: Proxies between a visitor and this server, each appending to `X-Forwarded-For` the address
+#: it was reached from (search/api/client.py): the client's address is the entry the outermost
+#: one appended, the N-th from the right; 0 (the default) takes the socket's peer. A Hugging
+#: Face Space sets 1: its proxy is the only thing that reaches the app.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES") or 0)
+#: Slow and numerous connections (search/api/connections.py): a request's headers must arrive
+#: within HEADER_TIMEOUT_SECONDS of the connection opening or of the previous response, its
+#: body within BODY_TIMEOUT_SECONDS of its headers (408 and closed past either); a process
+#: holds at most MAX_CONNECTIONS open connections (503 past it), and one client address at
+#: most CONNECTIONS_PER_ADDRESS of them (socket peers, when no proxy is trusted) and as many
+#: requests in progress (behind a proxy too: search/api/guard.py), 429 past it; 0 turns a
+#: bound off.
+HEADER_TIMEOUT_SECONDS = float(os.environ.get("HEADER_TIMEOUT_SECONDS") or 10)
+BODY_TIMEOUT_SECONDS = float(os.environ.get("BODY_TIMEOUT_SECONDS") or 30)
+MAX_CONNECTIONS = int(os.environ.get("MAX_CONNECTIONS") or 512)
+CONNECTIONS_PER_ADDRESS = int(os.environ.get("CONNECTIONS_PER_ADDRESS") or 32)
 #: Threads that answer requests at once in a single-process server (anyio's pool, 40 by
 #: default): searches are CPU-bound, so more threads than this only hold more score arrays at
 #: once (a spike of 300 requests grew each worker by ~0.15 GB with 40: `python -m eval bench

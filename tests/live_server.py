@@ -20,6 +20,10 @@ import httpx
 import psutil
 
 REPO = Path(__file__).resolve().parents[1]
+#: The bounds per client address turned off (requests per minute, connections and requests in
+#: progress): a test's many clients on loopback are one address (tests/api/test_guard.py and
+#: tests/reliability/test_slow_clients.py test the bounds themselves).
+ONE_ADDRESS = {"RATE_LIMIT_PER_MINUTE": "0", "CONNECTIONS_PER_ADDRESS": "0"}
 
 
 def free_port() -> int:
@@ -34,8 +38,10 @@ def live_server(app: Any, start_timeout: float = 60) -> Iterator[str]:
     """Yield the server's base URL (`http://127.0.0.1:PORT`) while it runs; stop it after."""
     import uvicorn
 
+    from search.api.connections import server_options
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **server_options()))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

@@ -61,9 +61,10 @@ SERVERS = ("api", "app", "workers")
 #: Requests sent at once after the bursts, the server's memory sampled meanwhile.
 SPIKE_REQUESTS = 300
 ENDPOINT = "/api/v1/search"
-#: The per-client rate limit is off: every benchmark client comes from one loopback address, and
-#: what is measured is the server's capacity, not the limit (search/api/guard.py).
-SERVER_ENV = {"RATE_LIMIT_PER_MINUTE": "0"}
+#: The per-client bounds are off (rate, connections and requests in progress): every benchmark
+#: client comes from one loopback address, and what is measured is the server's capacity, not
+#: the bounds (search/api/guard.py, search/api/connections.py).
+SERVER_ENV = {"RATE_LIMIT_PER_MINUTE": "0", "CONNECTIONS_PER_ADDRESS": "0"}
 REQUEST_TIMEOUT_S = 120.0
 
 

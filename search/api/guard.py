@@ -12,10 +12,14 @@ each bound holds whichever door a request comes in by:
   POSTs to `/gradio_api/...`, i.e. one per search or vote) count against a moving one-minute
   window per client address, with the `limits` library; past it, a 429 with `Retry-After`.
   Static files, the page itself and Gradio's event stream do not count, so loading the page
-  never uses up the allowance. The client address is the one uvicorn gives: the socket's
-  peer, or with `FORWARDED_ALLOW_IPS` naming a trusted proxy (a Space's), the address that
-  proxy forwarded. A limit of 0 turns counting off (the loopback load test does: its fifty
-  clients are one address).
+  never uses up the allowance. The client address is the scope's `client`: the socket's
+  peer, or behind `TRUSTED_PROXIES` proxies the address the outermost one appended to
+  `X-Forwarded-For` (search/api/client.py, which runs first). A limit of 0 turns counting
+  off (the loopback load test does: its fifty clients are one address);
+- **requests in progress** per client address, every path counted (a body that arrives
+  slowly holds its request open until search/api/connections.py closes it): past
+  `per_address`, a 429. Behind a proxy, whose connections all come from one peer, this is
+  what bounds one visitor's share of the process's connections.
 
 Every refusal is JSON `{"error": ...}` like the API's other errors, with the fields the API a
 path imitates adds to its errors (`error_fields`, e.g. LeanStateSearch's `schema`).
@@ -26,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import Counter
 from typing import Any, Awaitable, Callable, Mapping, MutableMapping
 from urllib.parse import unquote_to_bytes
 
@@ -50,11 +55,14 @@ class RequestGuard:
 
     def __init__(
         self, app: ASGIApp, max_body_bytes: int, per_minute: int,
-        error_fields: Mapping[str, Mapping[str, Any]] | None = None,
+        error_fields: Mapping[str, Mapping[str, Any]] | None = None, per_address: int = 0,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.per_minute = per_minute
+        self.per_address = per_address
+        #: Requests in progress per client address (addresses with none are dropped).
+        self.in_progress: Counter[str] = Counter()
         self.error_fields = error_fields or {}
         self.window = RateLimitItemPerMinute(per_minute) if per_minute > 0 else None
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -67,7 +75,21 @@ class RequestGuard:
         if bad_url:
             await self._refuse(scope, send, 400, f"the URL's {bad_url} is not valid UTF-8 once percent-decoded")
             return
-        wait = self._rate_limited(scope)
+        client = _client(scope)
+        if self.per_address and self.in_progress[client] >= self.per_address:
+            await self._refuse(scope, send, 429, f"too many requests in progress: at most {self.per_address} "
+                                                 "at once from one client")
+            return
+        self.in_progress[client] += 1
+        try:
+            await self._guarded(scope, receive, send, client)
+        finally:
+            self.in_progress[client] -= 1
+            if not self.in_progress[client]:
+                del self.in_progress[client]
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send, client: str) -> None:
+        wait = self._rate_limited(scope, client)
         if wait is not None:
             await self._refuse(
                 scope, send, 429,
@@ -110,11 +132,10 @@ class RequestGuard:
         })
         await send({"type": "http.response.body", "body": body})
 
-    def _rate_limited(self, scope: Scope) -> int | None:
+    def _rate_limited(self, scope: Scope, client: str) -> int | None:
         """Seconds until this client may ask again, or None when the request may go on."""
         if self.window is None or not _counted(scope):
             return None
-        client = (scope.get("client") or ("unknown", 0))[0]
         if self.limiter.hit(self.window, client):
             return None
         reset = self.limiter.get_window_stats(self.window, client).reset_time
@@ -135,6 +156,10 @@ class RequestGuard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks), True
+
+
+def _client(scope: Scope) -> str:
+    return (scope.get("client") or ("unknown", 0))[0]
 
 
 def _counted(scope: Scope) -> bool:

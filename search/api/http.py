@@ -4,7 +4,8 @@
 mounted at `/` (`gr.mount_gradio_app(api, blocks, path="/")`): its routes (`/search`, `/json`,
 `/api/search`, `/api/v1/...`, `/mcp`, `/docs`, `/openapi.json`) are matched before the mount
 and none of them is one of Gradio's (`/`, `/config`, `/gradio_api/...`, `/static/...`, ...).
-`RequestGuard` (search/api/guard.py) wraps the whole application, the mounted page included.
+`RequestGuard` (search/api/guard.py) wraps the whole application, the mounted page included,
+and `ClientAddress` (search/api/client.py) wraps it, so that the guard counts the client's address.
 
 Every error is JSON with an `error` message (and the fields the imitated API adds: Loogle's
 `suggestions`, LeanStateSearch's `schema`), never a traceback: bad input is a 4xx, and an
@@ -28,6 +29,7 @@ from starlette.exceptions import HTTPException
 from search import config
 from search.api import (admin, feedback, hammer, leanexplore, leanfinder, leansearch, loogle, mcp, native,
                         statesearch)
+from search.api.client import ClientAddress
 from search.api.guard import RequestGuard
 from search.api.indexes import Indexes
 from search.api.validation import MAX_QUERIES, MAX_QUERY_CHARS, MAX_RESULTS, ApiError
@@ -75,6 +77,8 @@ def make_api(
     max_body_bytes: int | None = None,
     swap_index: Callable[[str], None] | None = None,
     threads: int | None = None,
+    trusted_proxies: int | None = None,
+    per_address: int | None = None,
 ) -> FastAPI:
     """The application over `engine`'s index, or over several named indexes (`Indexes`: the native
     API, its votes, LeanStateSearch's `rev` and the MCP tools choose among them; the other shapes
@@ -83,7 +87,9 @@ def make_api(
     `feedback_store`, native searches are served to sessions and `POST /api/v1/feedback` writes
     their votes to it, through the `Ballot` at `api.state.ballot` (the UI votes through it too). The request guard's bounds
     default to `config.API_RATE_LIMIT_PER_MINUTE` (0: no rate limit) and
-    `config.API_MAX_BODY_BYTES`. With `swap_index` (the multi-worker server's) and
+    `config.API_MAX_BODY_BYTES`, and requests in progress per client to
+    `config.CONNECTIONS_PER_ADDRESS` (`per_address`); the client's address is taken behind
+    `config.TRUSTED_PROXIES` proxies (`trusted_proxies`, search/api/client.py). With `swap_index` (the multi-worker server's) and
     `config.ADMIN_SECRET` set, `POST /api/v1/admin/index` swaps the index (search/api/admin.py).
     It answers `threads` requests at once (default `config.API_THREADS`; a worker of the
     multi-worker server, its share of the cores)."""
@@ -123,7 +129,10 @@ def make_api(
     if swap_index is not None and config.ADMIN_SECRET:
         api.include_router(admin.router(config.ADMIN_SECRET, swap_index))
     _add_error_handlers(api)
-    api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS)
+    api.add_middleware(RequestGuard, max_body_bytes=max_body, per_minute=per_minute, error_fields=ERROR_FIELDS,
+                       per_address=config.CONNECTIONS_PER_ADDRESS if per_address is None else per_address)
+    api.add_middleware(ClientAddress, trusted_proxies=config.TRUSTED_PROXIES if trusted_proxies is None
+                       else trusted_proxies)  # added last, so it runs first: the guard counts its address
     return api
 
 

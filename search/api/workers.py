@@ -49,6 +49,7 @@ from gunicorn.app.base import BaseApplication
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
 
+from search.api.connections import server_options
 from search.api.startup import long_lived
 from search.index.manifest import IndexLoadError
 
@@ -174,7 +175,11 @@ class CloseWhenDraining:
 
 
 class DrainingWorker(UvicornWorker):  # type: ignore[misc]
-    """The `uvicorn-worker` worker, serving through `DrainingServer`."""
+    """The `uvicorn-worker` worker, serving through `DrainingServer`, reading HTTP as the
+    single-process server does (search/api/connections.py `server_options`: deadlines for
+    slow requests, bounds on connections, no uvicorn reading of `X-Forwarded-For`)."""
+
+    CONFIG_KWARGS = {"loop": "auto", **server_options()}
 
     async def _serve(self) -> None:
         balance: ConnectionBalance = self.app.balance

@@ -44,7 +44,7 @@ _TOKENS = {
 _KEPT_SPECIALS = ("~", "--", "---", "``", "''")
 #: Reference commands render as the label they point to, citations as their keys.
 _REFERENCES = {"ref": "{", "eqref": "{", "cref": "*{", "Cref": "*{", "autoref": "{",
-               "olref": "[[[{", "Olref": "[[[{", "hyperref": "[{"}  # fmt: skip
+               "olref": "[[[{", "Olref": "[[[{", "hyperref": "[{", "href": "{{", "url": "{"}  # fmt: skip
 _DROPPED = {"index": "{", "color": "[{", "label": "{"}
 
 #: Below this many bodies a process pool costs more than it saves.

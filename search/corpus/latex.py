@@ -29,6 +29,7 @@ import json
 import logging
 import re
 import tarfile
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -271,7 +272,20 @@ def _heading(text: str, pos: int, command: str) -> tuple[list[str], int] | None:
 
 @lru_cache(maxsize=4096)
 def _title_text(title: str) -> str:
-    return latex_to_text(title).replace("\n", " ")
+    """A heading or note as text: its math too (`$\\operatorname{Spec}$` is "Spec"); a formula
+    that pylatexenc would render as nothing (a command it does not know) is written as its
+    commands' names, so that no math is lost from a title."""
+    def kept(formula: re.Match[str]) -> str:
+        if latex_to_text(formula.group(0)).strip():
+            return formula.group(0)
+        return " ".join(re.findall(r"[A-Za-z0-9]+", formula.group(0)))
+
+    return unicodedata.normalize("NFC", " ".join(latex_to_text(re.sub(r"\$[^$]+\$", kept, title)).split()))
+
+
+def _heading_text(tex: str, macros: dict[str, Macro]) -> str:
+    """A heading or note as written, with the author's macros expanded, as text."""
+    return _title_text(expand_macros(tex, macros)) if tex else ""
 
 
 def _first_chapter(text: str) -> str | None:
@@ -280,7 +294,7 @@ def _first_chapter(text: str) -> str | None:
         if command and _HEADINGS[command][0] == "chapter":
             heading = _heading(text, match.end(), command)
             if heading:
-                return _title_text(heading[0][-1])
+                return heading[0][-1]
     return None
 
 
@@ -305,9 +319,9 @@ def _move(position: _Position, command: str, args: list[str], stem: str) -> None
     if level == "fileid":
         position.fileid = tuple(a.strip() for a in args)
     elif level == "chapter":
-        position.chapter, position.chapter_file, position.section = _title_text(args[-1]), stem, ""
+        position.chapter, position.chapter_file, position.section = args[-1], stem, ""
     elif level == "section":
-        position.section = _title_text(args[-1])
+        position.section = args[-1]
         position.section_number += 1
         position.counter = 0
     else:
@@ -378,7 +392,7 @@ def _scan_file(path: str, text: str, table: EnvironmentTable, position: _Positio
         position.counter += 1
         blocks.append(
             _Block(
-                env=name, kind=env.kind, note=_title_text(opened.note),
+                env=name, kind=env.kind, note=opened.note,
                 body=text[opened.start : opened.stop], path=path, line=lines(match.start()),
                 end_line=lines(opened.end), closed=opened.closed, chapter=position.chapter,
                 chapter_file=position.chapter_file, section=position.section,
@@ -568,6 +582,7 @@ def _build_statements(
     for block in blocks:
         block.body, block.comments = _split_comments(block.body, table.comments)
         _take_label(text, block)
+        block.note, block.chapter, block.section = (_heading_text(tex, macros) for tex in (block.note, block.chapter, block.section))
     named = _assign_ids(text, blocks)
     ids: dict[str, str] = {}
     for block, (ident, _, _) in zip(blocks, named):

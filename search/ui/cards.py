@@ -26,6 +26,7 @@ from urllib.parse import quote, urlsplit
 
 from search.record import Statement
 from search.ui.katex import DOLLAR, clean_math, prepare
+from search.ui.latex_prose import MATH_SLOT, latex_prose
 
 #: Math delimiters, in the order Gradio and KaTeX try them: containers before what they may
 #: hold (`$$` before `$`; environments, whose text mode may hold `$`, before `$`).
@@ -148,6 +149,8 @@ def math_markdown(
     read (and backticks are quotes), a `\\ref` to a label of `refs` becoming a link to that
     record. Text beyond `limit` characters is cut at a segment boundary.
     """
+    if not markdown:
+        return _latex_markdown(text, limit, refs or {}).html
     out = []
     for kind, piece in _pieces(text, limit, markdown):
         if kind == "math":
@@ -159,6 +162,46 @@ def math_markdown(
         else:
             out.append(" …")
     return "".join(out).strip()
+
+
+def _latex_markdown(text: str, limit: int, refs: Mapping[str, Related]) -> LatexShown:
+    """LaTeX as a card shows it: its prose read as one text (search/ui/latex_prose.py), with
+    its math spans standing as placeholders, so that a group opened before a formula closes
+    after it; then the spans, HTML-escaped, in their places."""
+    held, spans = [], []
+    for kind, piece in _pieces(text, limit):
+        if kind == "math":
+            held.append(f"\x00{len(spans)}\x00")
+            spans.append(piece)
+        else:
+            held.append(piece if kind == "prose" else " …")
+
+    def link(label: str) -> str | None:
+        target = refs.get(label)
+        if target is None:
+            return None
+        return f'<a href="{attribute(record_href(target.id))}" title="{attribute(target.id)}">{attribute(target.name)}</a>'
+
+    def url(address: str) -> str | None:
+        target = safe_url(address)
+        return attribute(target) if target else None
+
+    prose = latex_prose("".join(held), literal, link, url)
+    kept = {int(n) for n in MATH_SLOT.findall(prose.html)}
+    shown = MATH_SLOT.sub(lambda m: html.escape(spans[int(m.group(1))], quote=False), prose.html).strip()
+    words = html.unescape(re.sub(r"<[^>]*>", "", MATH_SLOT.sub(" ", prose.html)))
+    return LatexShown(shown, words, prose.unread, len(spans) - len(kept | prose.unprinted))
+
+
+@dataclass
+class LatexShown:
+    """A LaTeX text as shown: its HTML; its words outside math, as they read on the page; the
+    commands left out; how many math spans were left out (inside what was dropped)."""
+
+    html: str
+    words: str
+    unread: list[str]
+    math_lost: int
 
 
 def math_spans(text: str, limit: int, markdown: bool = False) -> list[str]:
@@ -362,13 +405,17 @@ def _copy_line(s: Statement) -> str:
 def title(s: Statement) -> str:
     """What a card is headed by: a Lean declaration's name; for a statement from a text, its
     kind and number with its note or its label's words ("Lemma 10.3.4 (Nakayama)",
-    "Definition (bisimulation)"), and its tag where it has one, rather than the file path
+    "Definition (bisimulation)"), or without either the section or chapter it stands in
+    ("Example in Prime ideals"), and its tag where it has one, rather than the file path
     its id may be made of."""
     if s.formal:
         return s.name
     number = str(s.meta.get("number") or "")
     note = str(s.meta.get("note") or "") or _label_words(s)
     head = " ".join(p for p in (s.kind.capitalize(), number) if p) + (f" ({note})" if note else "")
+    place = str(s.meta.get("section") or s.meta.get("chapter") or "")
+    if head and not note and place:
+        head += f" in {place}"
     tag = str(s.meta.get("tag") or "")
     return head + (f" · {tag}" if tag else "") if head else s.name
 
@@ -382,6 +429,20 @@ def _label_words(s: Statement) -> str:
         if prefix and words.startswith(prefix + "-"):
             words = words[len(prefix) + 1:]
     return " ".join(re.split(r"[-_]+", words)).strip()
+
+
+def shown_texts(s: Statement) -> tuple[dict[str, str], LatexShown | None]:
+    """Every text the page shows of `s` outside math and code, as it reads there: the card's
+    title and place, the record's fields the filter lists offer (its note, chapter, section,
+    package, kind), and a LaTeX statement's words (with what reading them left out)
+    (`python -m search.ui.math_check` looks for TeX in them)."""
+    texts = {"title": title(s), "place": _where(s), "package": s.package, "kind": s.kind}
+    texts.update({key: str(s.meta.get(key) or "") for key in ("note", "chapter", "section")})
+    if s.formal:
+        return texts, None
+    shown = _latex_markdown(s.statement, STATEMENT_CHARS, {})
+    texts["statement"] = shown.words
+    return texts, shown
 
 
 def card_math(s: Statement) -> list[str]:

@@ -110,3 +110,41 @@ def test_a_content_length_that_is_no_number_is_a_400() -> None:
              "headers": [(b"content-length", b"12, 12")], "client": ("127.0.0.1", 1)}
     asyncio.run(RequestGuard(app, max_body_bytes=100, per_minute=0)(scope, None, send))  # type: ignore[arg-type]
     assert sent[0]["status"] == 400 and json.loads(sent[1]["body"]) == {"error": "the Content-Length header is not a number"}
+
+
+def test_requests_in_progress_per_client_are_bounded() -> None:
+    """Two requests of one client held open (as a slow body holds one): a third is a 429 at
+    once; another client's goes through; once one ends, the client may send again."""
+    release = asyncio.Event()
+    sent: list[tuple[str, dict]] = []
+
+    async def app(scope: dict, receive: object, send: object) -> None:
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})  # type: ignore[operator]
+        await send({"type": "http.response.body", "body": b"ok"})  # type: ignore[operator]
+
+    def request(client: str) -> dict:
+        return {"type": "http", "method": "GET", "path": "/", "raw_path": b"/", "query_string": b"",
+                "headers": [], "client": (client, 1)}
+
+    async def run() -> None:
+        guard = RequestGuard(app, max_body_bytes=100, per_minute=0, per_address=2)
+
+        async def one(client: str) -> None:
+            async def send(message: dict) -> None:
+                if message["type"] == "http.response.start":
+                    sent.append((client, message))
+            await guard(request(client), None, send)  # type: ignore[arg-type]
+
+        held = [asyncio.create_task(one("198.51.100.1")) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        await one("198.51.100.1")
+        assert [(c, m["status"]) for c, m in sent] == [("198.51.100.1", 429)]
+        other = asyncio.create_task(one("198.51.100.2"))
+        release.set()
+        await asyncio.gather(*held, other)
+        assert guard.in_progress == {}
+        await one("198.51.100.1")
+
+    asyncio.run(run())
+    assert [m["status"] for _, m in sent] == [429, 200, 200, 200, 200]

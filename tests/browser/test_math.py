@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from search.record import read_records
+from search.record import Statement, read_records
 from search.ui.cards import card_math, math_spans
 from search.ui.math_check import check, main, typeset_errors
 from tests.browser.conftest import CHROMIUM
@@ -39,10 +39,23 @@ def test_the_fixture_books_math_fails_as_written_and_renders_cleaned(ui_index_di
     report = check(records)
     assert report["records"] == len(records) and report["math_spans"] > 10
     assert report["failing"] == 0 and report["examples"] == [], report["examples"]
+    assert report["text"]["records_with_tex"] == 0 and report["text"]["records_losing_math"] == 0, report["text"]
     assert len(card_math(book)) == 5
     assert main(["--index", str(ui_index_dir)]) == 0
     assert '"failing": 0' in capsys.readouterr().out
 
+
+
+def test_the_check_counts_tex_shown_outside_math_and_commands_left_out() -> None:
+    def record(n: int, statement: str, **meta: str) -> Statement:
+        return Statement(id=f"b:{n}", source="b", kind="lemma", name=str(n), statement=statement,
+                         language="latex", meta=meta)
+
+    report = check([record(1, "Fine $x$, costs $5."), record(2, "Fine.", chapter="The \\spec of a ring"),
+                    record(3, "An \\unknown{word}.", note="a \\ref{x}")])["text"]
+    assert report["records_with_tex"] == 2
+    assert report["by_field"] == {"chapter": 1, "place": 1, "title": 2, "note": 1}
+    assert report["records_with_unread_commands"] == 1 and report["unread_commands"] == {"unknown": 1}
 
 
 def test_spans_katex_refuses_as_written_are_typeset_as_cards_hand_them_over() -> None:
@@ -66,3 +79,33 @@ def test_dollars_in_a_docstrings_code_make_no_math() -> None:
     assert math_spans(doc, 1000) == ["$' '$", "$x + $"]  # read as LaTeX, the code would be math
     assert typeset_errors(["$' '$"])[0]  # KaTeX refuses that one
     assert math_spans(doc, 1000, markdown=True) == []  # as a card reads a Lean docstring: code
+
+
+def test_the_page_shows_no_tex_outside_math(page, server) -> None:  # type: ignore[no-untyped-def]
+    """tests/fixtures/ui/books/spec.tex: a chapter titled `The $\\spec$ of a ring` (an author's
+    macro), a section with `{\\v C}ech`, an example with no name whose body holds `{\\it ...}`
+    around a formula, a footnote with math and bold, a proof tree and `\\ensuremath` in prose.
+    In the page: its title names its section, its place and the chapter filter's choices read
+    as words, and no text outside typeset math holds a backslash or a dollar."""
+    base, _ = server
+    page.goto(base)
+    box = page.locator("#query").get_by_role("textbox")
+    box.fill("closed points maximal ideals")
+    box.press("Enter")
+    card = page.locator(".ts-card", has=page.locator(".ts-name", has_text="Example in Closed points")).last
+    card.wait_for()
+    assert card.locator(".ts-name").inner_text() == "Example in Closed points of the Čech site"
+    assert card.locator(".ts-where").inner_text() == "The Spec of a ring › Closed points of the Čech site"
+    assert card.locator(".ts-latex .katex").count() == 4  # every formula typeset, the proof tree too
+    words = card.evaluate(
+        """(card) => { const copy = card.cloneNode(true);
+             copy.querySelectorAll('.katex').forEach((math) => math.remove());
+             return copy.innerText; }""")
+    assert "\\" not in words and "$" not in words, words
+    assert "(See" in words and "Zorn's lemma" in words and "points of" in words
+    assert card.locator(".ts-latex em").count() >= 1 and card.locator(".ts-latex strong").count() >= 1
+    page.click("#filter-chapter input[role=combobox]")
+    page.wait_for_selector("[role=option]")
+    choices = page.locator("[role=option]").all_inner_texts()
+    assert "The Spec of a ring" in [c.strip() for c in choices]
+    assert not [c for c in choices if "\\" in c or "$" in c]

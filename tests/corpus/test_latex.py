@@ -1,5 +1,6 @@
 """The LaTeX adapter on hand-written books (tests/fixtures/latex) and on the real archives."""
 
+import re
 import json
 import tarfile
 from collections import Counter
@@ -321,3 +322,33 @@ def test_other_archives(shared_dir: Path, source: str) -> None:
     assert _close(Counter(s.kind for s in statements), MEASURED[source])
     assert len({s.id for s in statements}) == len(statements)
     assert all(s.url.startswith("https://github.com/") and s.package for s in statements[:50])
+
+
+def test_headings_and_notes_are_text_with_macros_expanded_and_no_math_lost(tmp_path: Path) -> None:
+    """A chapter title holding an author's macro in math, a section holding a command nothing
+    defines, a note with a link: each as its words, no formula dropped."""
+    folder = tmp_path / "headings"
+    folder.mkdir()
+    (folder / "ring.tex").write_text(
+        "\\newcommand{\\Spec}{\\operatorname{Spec}}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\chapter{The $\\Spec$ of a ring}\n\\section{On $\\undefinedthing$ and {\\v C}ech rings}\n"
+        "\\begin{theorem}[Mentioned in \\href{https://x.org/a}{MathOverflow}]\nA body.\n\\end{theorem}\n")
+    (theorem,) = parse_latex(folder)
+    assert theorem.meta["chapter"] == theorem.package == "The Spec of a ring"
+    assert theorem.meta["section"] == "On undefinedthing and Čech rings"
+    assert theorem.meta["note"] == "Mentioned in MathOverflow"
+
+
+@pytest.mark.integration
+def test_no_heading_or_note_of_the_shared_texts_holds_tex(shared_dir: Path) -> None:
+    """cring's chapter `The $\\spec$ of a ring` (a macro its archive does not define) keeps its
+    word, napkin's notes with `\\href` their text; no heading, section or note holds TeX."""
+    shown = {}
+    for source in ("cring", "napkin", "hott", "openlogic"):
+        for s in parse_latex(shared_dir / "corpora" / "latex" / f"{source}.tar.gz"):
+            shown[s.id] = s
+    assert shown["cring:primenoetherian"].meta["chapter"] == "The spec of a ring"
+    assert shown["napkin:tex/calculus/p-adic/problem-3"].meta["note"] == "Mentioned in MathOverflow"
+    tex = re.compile(r"\\[A-Za-z]+|\$")
+    assert [s.id for s in shown.values() if any(tex.search(str(s.meta.get(k) or "")) for k in
+                                                ("chapter", "section", "note"))] == []

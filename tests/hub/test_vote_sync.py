@@ -20,7 +20,7 @@ from search import config
 from search.feedback.hub_sync import FeedbackSyncError, HubVoteSync, read_votes
 from search.feedback.store import FeedbackStore, Vote
 from tests.hub.conftest import LocalHub
-from tests.live_server import AppProcess
+from tests.live_server import AppProcess, ONE_ADDRESS
 
 #: The push period of the app in the kill tests (FEEDBACK_SYNC_MINUTES), and the time a push
 #: to the local fake Hub may take on a loaded 2-core machine.
@@ -126,7 +126,7 @@ def database_votes(db: Path) -> dict[tuple[str, str, str], int]:
 
 
 def sync_app(small_index: Path, local_hub: LocalHub, db: Path, log: Path) -> AppProcess:
-    env = {**local_hub.env, "FEEDBACK_REPO": "hf://datasets/me/votes", "RATE_LIMIT_PER_MINUTE": "0",
+    env = {**local_hub.env, "FEEDBACK_REPO": "hf://datasets/me/votes", **ONE_ADDRESS,
            "FEEDBACK_SYNC_MINUTES": str(PERIOD_SECONDS / 60)}
     return AppProcess(small_index, db, log, env)
 

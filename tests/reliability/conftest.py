@@ -3,7 +3,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.live_server import AppProcess, app_process
+from tests.live_server import AppProcess, ONE_ADDRESS, app_process
 from tests.ui.fixture_index import ui_index
 
 
@@ -13,5 +13,5 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
     rate limit, since fifty loopback clients are one address (test_guard.py tests the limit)."""
     work: Path = tmp_path_factory.mktemp("app")
     with app_process(ui_index(tmp_path_factory), work / "votes.sqlite", work / "app.log",
-                     {"RATE_LIMIT_PER_MINUTE": "0"}) as running:
+                     ONE_ADDRESS) as running:
         yield running

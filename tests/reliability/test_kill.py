@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.live_server import AppProcess
+from tests.live_server import ONE_ADDRESS, AppProcess
 from tests.ui.fixture_index import ui_index
 
 WRITERS = 20
@@ -89,7 +89,7 @@ def rows(db: Path) -> tuple[str, list[tuple]]:
 
 
 def crash_while_voting(tmp_path: Path, index: Path, seconds: float, kills: int) -> None:
-    app = AppProcess(index, tmp_path / "votes.sqlite", tmp_path / "app.log", {"RATE_LIMIT_PER_MINUTE": "0"})
+    app = AppProcess(index, tmp_path / "votes.sqlite", tmp_path / "app.log", ONE_ADDRESS)
     app.start()
     stop = threading.Event()
     writers = [Writer(n, app.url, stop) for n in range(WRITERS)]

@@ -14,12 +14,12 @@ import psutil
 import pytest
 
 from search.index.build import BuildOptions, build_index
-from tests.live_server import AppProcess, app_process
+from tests.live_server import AppProcess, ONE_ADDRESS, app_process
 from tests.reliability.load import load
 from tests.ui.fixture_index import FIXTURES, ui_index
 
 SECRET = "a test admin secret"
-ENV = {"RATE_LIMIT_PER_MINUTE": "0", "ADMIN_SECRET": SECRET}
+ENV = {**ONE_ADDRESS, "ADMIN_SECRET": SECRET}
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ import pytest
 
 from search.record import Statement
 from search.ui.cards import (
-    Card, Related, card_markdown, lean_block, literal, math_markdown, math_spans, record_href, safe_url, title,
+    Card, Related, card_markdown, card_math, lean_block, literal, math_markdown, math_spans, record_href, safe_url,
+    shown_texts, title,
 )
 
 HOSTILE = (
@@ -208,3 +209,44 @@ def test_a_deprecated_declaration_says_what_replaces_it() -> None:
     assert 'class="ts-deprecated"' not in card_markdown(Card(Statement(
         id="m:new_name", source="m", kind="theorem", name="new_name", statement="theorem new_name : True",
         language="lean")))
+
+
+def test_latex_prose_shows_what_its_markup_means_and_never_tex() -> None:
+    """Groups that span a formula, footnotes holding math, accents, references, links,
+    lists, math written in prose: read, with every formula kept and no TeX in the words."""
+    body = ("A {\\it module-valued $F$ functor} is\\footnote{See $X$ and {\\bf this}.} the {\\v C}ech one, "
+            "\\olref[a][b]{fig:x}, \\href{https://x.org}{MO}, \\href{javascript:alert(1)}{bad}, "
+            "\\cite[p.~3, $n$]{K}, ``quoted'' -- \\S 3\\index{$z$}. \\begin{itemize}\\item[(i)] one\\end{itemize}"
+            "\\ensuremath{\\mathcal{U}}\\xspace and \\mystery{kept} words.")
+    s = Statement(id="b:1", source="b", kind="example", name="1", statement=body, language="latex")
+    texts, shown = shown_texts(s)
+    assert shown is not None
+    assert "<em>module&#45;valued $F$ functor</em>" in shown.html  # emphasis around the formula
+    assert " (See $X$ and <strong>this</strong>&#46;)" in shown.html  # the footnote where it is called
+    assert '<a href="https&#58;//x&#46;org" target="_blank" rel="noopener noreferrer">MO</a>' in shown.html
+    assert "javascript" not in shown.html and "bad" in shown.html
+    assert "\\(\\mathcal{U}\\)" in shown.html  # math written in prose is math
+    words = texts["statement"]
+    assert "Čech" in words and "[fig:x]" in words and "“quoted” – §3" in words and "• (i)" in words
+    assert "[K, p.\u00a03, " in words and "kept words" in words  # TeX's tie is a no-break space
+    assert "\\" not in words and "$" not in words
+    assert shown.unread == ["mystery"] and shown.math_lost == 0  # $z$ is in \index: TeX prints none of it
+
+
+def test_a_proof_tree_written_in_prose_is_typeset_as_math() -> None:
+    s = Statement(id="b:2", source="b", kind="example", name="2", language="latex",
+                  statement="Here:\n\\begin{prooftree}\\AxiomC{$A$}\\UnaryInfC{$A \\lor B$}\\end{prooftree}\nends.")
+    (tree,) = card_math(s)
+    assert tree.startswith("\\[") and "\\dfrac{A}{A \\vee B}" in tree and "prooftree" not in tree
+    assert "AxiomC" not in shown_texts(s)[0]["statement"]
+
+
+def test_a_statement_without_a_name_is_titled_by_its_section_or_chapter() -> None:
+    def titled(meta: dict) -> str:
+        return title(Statement(id="b:3", source="b", kind="example", name="3", statement="x", language="latex",
+                               meta=meta))
+
+    assert titled({"section": "Prime ideals", "chapter": "Rings"}) == "Example in Prime ideals"
+    assert titled({"chapter": "Rings"}) == "Example in Rings"
+    assert titled({"chapter": "Rings", "note": "Cohen"}) == "Example (Cohen)"
+    assert titled({}) == "Example"

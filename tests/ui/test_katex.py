@@ -80,10 +80,11 @@ def test_pictures_katex_cannot_draw_leave_a_note(picture: str) -> None:
 
 def test_cards_hand_katex_the_cleaned_spans() -> None:
     latex = Statement(id="s:1", source="s", kind="lemma", name="1", language="latex",
-                      statement="Let $a \\lif b$.\n\\begin{equation}\\label{x}a\\end{equation}", doc="plain")
+                      statement="Let $a \\lif b \\red c$.\n\\begin{equation}\\label{x}a\\end{equation}", doc="plain")
     lean = Statement(id="m:x", source="m", kind="theorem", name="x", statement="theorem x : $a$ := rfl", language="lean",
                      doc="About $\\overline\\mathbb Q$.")
-    assert card_math(latex) == ["$a \\textrm{lif} b$", "\\begin{equation}a\\end{equation}"]
+    # Open Logic's connective is TeX's; a command KaTeX does not know is its name in roman
+    assert card_math(latex) == ["$a \\rightarrow b \\textrm{red} c$", "\\begin{equation}a\\end{equation}"]
     assert card_math(lean) == ["$\\overline{\\mathbb Q}$"]  # Lean code is no math; its docstring is
 
 

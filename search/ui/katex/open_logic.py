@@ -1,4 +1,7 @@
-"""Open Logic's selective typesetting, `\\iftag{tags}{text if a tag is on}{text if none is}`
+"""Open Logic's connectives and selective typesetting. Its sty/open-logic-config.sty, which the
+corpus archive leaves out, names the logical symbols (`\\lif` for the conditional, `\\lforall`,
+...); `connectives_named` writes them as TeX's own, for KaTeX in math and as their characters
+in prose. Its selective typesetting, `\\iftag{tags}{text if a tag is on}{text if none is}`
 (its sty/open-logic-selective.sty, after the `tagging` package): a card shows the text its
 default build prints, with the tags that open-logic-config.sty turns on and off. `notX` is
 on when `X` is off; a tag neither list names is off."""
@@ -20,6 +23,19 @@ _TAGS_OFF = frozenset(
     for prefix in ("def", "prob")
     for operator in ("Not", "Or", "And", "If", "Iff", "True", "False", "Ex", "All", "Box", "Diamond")
 )
+
+
+#: Open Logic's connectives and quantifiers, as TeX's own commands.
+CONNECTIVES = {
+    "lnot": "neg", "land": "wedge", "lor": "vee", "lif": "rightarrow", "liff": "leftrightarrow",
+    "lforall": "forall", "lexists": "exists", "lfalse": "bot", "ltrue": "top",
+}
+_CONNECTIVE = re.compile(r"\\(" + "|".join(CONNECTIVES) + r")(?![A-Za-z])")
+
+
+def connectives_named(text: str) -> str:
+    """Open Logic's connective commands (`CONNECTIVES`) as TeX's."""
+    return _CONNECTIVE.sub(lambda m: "\\" + CONNECTIVES[m.group(1)], text)
 
 
 def tags_resolved(text: str) -> str:

@@ -7,7 +7,7 @@ import re
 
 from search.ui.katex.commands import colour_commands, known_commands, text_symbols
 from search.ui.katex.groups import COMMAND, PIECE, group_end, next_argument, replace_groups
-from search.ui.katex.open_logic import tags_resolved
+from search.ui.katex.open_logic import connectives_named, tags_resolved
 from search.ui.katex.proof_tree import proof_tree
 from search.ui.katex.xymatrix import XYMATRIX, xymatrix_array
 
@@ -21,15 +21,18 @@ _SPACED_BREAK = re.compile(r"(?<!\\)\\\\\[\s*-?[0-9.]+\s*(?:ex|em|pt|mm|cm|in|pc
 def prepare(text: str) -> str:
     """Text with math, made ready for its math to be found as Gradio finds it (the first `$`
     after a `$` closes a span): Open Logic's `\\iftag` conditionals become the branch its
-    default build prints (`tags_resolved`), whose math alone is then found; an escaped
+    default build prints (`tags_resolved`), whose math alone is then found, and its
+    connectives TeX's (`connectives_named`); environments of math written in prose are put in
+    display math (`_displayed_in_prose`); an escaped
     dollar `\\$` becomes `DOLLAR`, which is no delimiter (`clean_math` and the cards' prose
     put it back), and `\\mathchoice{display}{text}{script}{scriptscript}` its display form,
     in which a `\\raisebox{...}{$x$}` is `{x}`; a line break's spacing (`\\\\[1ex]`), which Gradio would
     read as the `\\[` opening display math, is dropped; math inside text inside math
     (`$\\{x : \\text{$x$ is odd}\\}$`), whose inner `$` would close the outer span, is taken
     out of the text (`\\text{}x\\text{ is odd}`)."""
-    text = tags_resolved(text)
+    text = connectives_named(tags_resolved(text))
     text = re.sub(r"(?<!\\)((?:\\\\)*)\\\$", lambda m: m.group(1) + DOLLAR, text)
+    text = _displayed_in_prose(text)
     text = _SPACED_BREAK.sub(r"\\\\", text)
     text = replace_groups(text, _TEXT_GROUP, _math_out_of_text)
     out, at = [], 0
@@ -46,6 +49,54 @@ def prepare(text: str) -> str:
 
 
 
+#: Environments that are math (or pictures made of math) but that authors write in prose, as
+#: TeX needs no delimiters around them: a proof tree, a commutative diagram, a tableau.
+_DISPLAYED = re.compile(r"\\begin\{(prooftree|tikzcd|tikzpicture|xy|tableau|oltableau|forest)\}[\s\S]*?\\end\{\1\}")
+#: What stands in prose when `\ensuremath{x}` is written there: the math `x`.
+_ENSUREMATH = re.compile(r"\\ensuremath\s*(?=\{)")
+
+
+def _displayed_in_prose(text: str) -> str:
+    """The environments of `_DISPLAYED` that stand in prose put in display math `\\[...\\]`,
+    and `\\ensuremath{x}` in prose made `\\(x\\)`, so that their math is found and typeset
+    (`clean_math` makes a proof tree fractions, a picture a note to see the source). In prose
+    means: after as many `$$` and `$` as open spans close, and as many `\\[` as `\\]`."""
+    out, at = [], 0
+    pattern = re.compile(_DISPLAYED.pattern + "|" + _ENSUREMATH.pattern)
+    for match in pattern.finditer(text):
+        if match.start() < at or not _in_prose(text[:match.start()]):
+            continue
+        out.append(text[at:match.start()])
+        if match.group(1) == "prooftree":  # `proof_tree` reads the tree's commands alone
+            out.append("\\[" + match.group(0)[len("\\begin{prooftree}"):-len("\\end{prooftree}")] + "\\]")
+            at = match.end()
+            continue
+        if match.group(1):
+            out.append("\\[" + match.group(0) + "\\]")
+            at = match.end()
+            continue
+        end = group_end(text, match.end())
+        if end is None:
+            out.append(match.group(0))
+            at = match.end()
+            continue
+        out.append("\\(" + text[match.end() + 1:end - 1] + "\\)")
+        at = end
+    return "".join(out) + text[at:]
+
+
+_MATH_ENVIRONMENT = r"\{(?:equation|align|gather|multline|eqnarray|displaymath|math|alignat|flalign)\*?\}"
+
+
+def _in_prose(before: str) -> bool:
+    unescaped = re.sub(r"\\.", "", before)
+    displays = unescaped.count("$$")
+    return (displays % 2 == 0 and unescaped.replace("$$", "").count("$") % 2 == 0
+            and before.count("\\[") <= before.count("\\]") and before.count("\\(") <= before.count("\\)")
+            and len(re.findall(r"\\begin" + _MATH_ENVIRONMENT, before))
+            <= len(re.findall(r"\\end" + _MATH_ENVIRONMENT, before)))
+
+
 def _math_out_of_text(body: str) -> str:
     """`\\text{A $x$ B}` as `\\text{A }x\\text{ B}` (dollars that do not pair are dropped)."""
     pieces = re.split(r"(?<!\\)\$", body)
@@ -56,7 +107,7 @@ def _math_out_of_text(body: str) -> str:
 
 _LABEL = re.compile(r"\\label\s*\{[^{}]*\}\s*")
 #: Pictures KaTeX cannot draw (TikZ, xy-pic circuits): a note in their place.
-_PICTURE = re.compile(r"\\begin\{(tikzpicture|tikzcd|tabular)\}[\s\S]*?(?:\\end\{\1\}|$)")
+_PICTURE = re.compile(r"\\begin\{(tikzpicture|tikzcd|tabular|xy|tableau|oltableau|forest)\}[\s\S]*?(?:\\end\{\1\}|$)")
 _CIRCUIT = re.compile(r"\\Qcircuit(?![A-Za-z])[^{]*(?=\{)")
 #: `\overline\mathbb Z`: TeX gives the accent the font command and its letter, KaTeX only
 #: the command; braces make the argument explicit.

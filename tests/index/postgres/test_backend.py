@@ -16,7 +16,7 @@ from search.engine.engine import Engine
 from search.index.build import BuildOptions, build_index
 from search.index.postgres.load import load_postgres
 from search.index.store import Index, open_index
-from tests.live_server import app_process
+from tests.live_server import ONE_ADDRESS, app_process
 from tests.reliability.load import load
 
 pytestmark = pytest.mark.postgres
@@ -132,7 +132,7 @@ def test_the_app_over_postgres_takes_a_mixed_load_with_no_failure(loaded: dict[s
     """tests/reliability/load.py's clients (the page, the three imitated APIs, native searches and
     votes) against `python app.py --index postgresql://...`, with BM25 in SQL and in process."""
     with app_process(loaded[load_name], tmp_path / "votes.sqlite", tmp_path / "app.log",
-                     {"RATE_LIMIT_PER_MINUTE": "0"}) as app:
+                     ONE_ADDRESS) as app:
         report = load(app, clients=8, seconds=4, warmup=1)
     assert report.failed == 0, report.failures
     assert set(report.by_kind) >= {"native", "leansearch", "loogle", "statesearch", "page", "vote"}
