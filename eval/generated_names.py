@@ -10,7 +10,8 @@ trusted:
   `namespace` blocks around them;
 * every declaration whose `to_additive` is nested in another attribute's `(attr := ...)`
   (`@[to_fun (attr := to_additive)]` on `Continuous.mul`), with the additive name Mathlib's
-  `guessName` gives it (`Continuous.add`), or the one the attribute writes.
+  `guessName` gives it (`Continuous.add`), or the one the attribute writes, and for `to_fun`
+  the twin of its `fun_` form (`Continuous.fun_add`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,28 @@ _BLOCK_COMMENT = re.compile(r"/-.*?-/", re.S)
 _LINE_COMMENT = re.compile(r"--[^\n]*")
 _SCOPE = re.compile(r"^(namespace|section|end)\b[ \t]*([^\s]*)", re.M)
 _ALIAS = re.compile(r"^(?:@\[[^\n]*?\][ \t]*\n?)?((?:private|protected)[ \t]+)?alias[ \t]+(⟨[^⟩]*⟩|[^\s:]+)[ \t\n]*:=", re.M)
-_DECLARATION = re.compile(r"^@\[(?P<attrs>[^\n]*(?:\n[ \t]+[^\n]*)*?)\]\s*\n(?:(?:private|protected|noncomputable)\s+)*"
-                          r"(?:theorem|lemma|def)\s+(?P<name>[^\s:({\[]+)", re.M)
-_NESTED = re.compile(r"\b(?!to_additive)\w+\s*\(attr\s*:=[^)]*\bto_additive\b(?P<rest>[^,)]*)")
+_KEYWORD = re.compile(r"^(?:(?:private|protected|noncomputable)\s+)*(?:theorem|lemma|def)\s+([^\s:({\[]+)", re.M)
+_NESTED = re.compile(r"\b(?P<outer>(?!to_additive\b)\w+)\s*\(attr\s*:=[^)]*?\bto_additive\b")
+
+
+def _target(rest: str) -> str | None:
+    """The name a `to_additive` writes, read after it: options in parentheses skipped."""
+    k = 0
+    while True:
+        while k < len(rest) and rest[k].isspace():
+            k += 1
+        if k < len(rest) and rest[k] == "(":
+            depth = 0
+            while k < len(rest):
+                depth += {"(": 1, ")": -1}.get(rest[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            continue
+        word = re.match(r"[\w.']+", rest[k:])
+        if word is None or word.group() in ("existing", "self"):
+            return None
+        return word.group()
 
 
 @dataclass(frozen=True)
@@ -71,20 +91,38 @@ def aliases_in(modules: dict[str, str]) -> list[Found]:
     return found
 
 
+def _attribute_blocks(text: str):
+    """(offset, text inside `@[...]`, the declaration name after it) of each attribute block at
+    the start of a line, brackets counted."""
+    for m in re.finditer(r"^@\[", text, re.M):
+        depth, k = 1, m.end()
+        while k < len(text) and depth:
+            depth += {"[": 1, "]": -1}.get(text[k], 0)
+            k += 1
+        declaration = _KEYWORD.match(text, k + len(text[k:]) - len(text[k:].lstrip()))
+        if declaration:
+            yield m.start(), text[m.end():k - 1], declaration.group(1)
+
+
 def nested_twins(modules: dict[str, str]) -> list[Found]:
     """The additive names of declarations whose `to_additive` is nested in another attribute."""
     from search.corpus.lean.to_additive import ADDITIVE
 
     found = []
     for path, raw in modules.items():
+        if "(attr" not in raw:
+            continue
         text = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub(lambda m: "\n" * m.group().count("\n"), raw))
-        for m in _DECLARATION.finditer(text):
-            nested = _NESTED.search(m.group("attrs"))
+        for start, attrs, name in _attribute_blocks(text):
+            nested = _NESTED.search(attrs)
             if nested is None:
                 continue
-            source = _qualified(text, m.start(), m.group("name"))
-            target = next((w for w in nested.group("rest").split() if re.match(r"^[\w.']+$", w)), None)
+            source = _qualified(text, start, name)
+            target = _target(attrs[nested.end():])
             found.append(Found(ADDITIVE.explicit(source, target) if target else ADDITIVE.guess(source), path))
+            if nested.group("outer") == "to_fun" and not target:  # the twin of the `fun_` form too
+                parts = source.rsplit(".", 1)
+                found.append(Found(ADDITIVE.guess(".".join([*parts[:-1], "fun_" + parts[-1]])), path))
     return found
 
 
