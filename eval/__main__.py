@@ -28,7 +28,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, generated_names, goals, misses, names, patterns, steps
+from eval import check, embeddings, generated_names, goals, misses, names, patterns, sentences, steps, views
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -160,6 +160,8 @@ def parser() -> argparse.ArgumentParser:
     misses.add_parser(commands)
     names.add_parser(commands)
     generated_names.add_parser(commands)
+    sentences.add_parser(commands)
+    views.add_parser(commands)
     patterns.add_parser(commands)
     goals.add_parser(commands)
     check.add_parser(commands)

@@ -157,6 +157,40 @@ def compare(new: list[Statement], old: list[Statement]) -> dict:
     return out
 
 
+#: What Lean makes that the source parser does not name, by key: what it is.
+NOT_DERIVED = {
+    "simps": "`@[simps]` on a definition whose type is no structure of the tree (its lemmas unnamed)",
+    "auxiliary": "inductive types and structures, each with `rec`, `recOn`, `casesOn`, `noConfusion`, ... "
+                 "(Lean's auxiliary declarations, left out on purpose)",
+    "equations": "definitions, each with equation lemmas `eq_1`, `eq_def` (numbered by Lean's match compilation)",
+    "deriving": "deriving handlers (`deriving DecidableEq, Repr`, `deriving instance ... for`)",
+    "mk_iff_of_inductive_prop": "`mk_iff_of_inductive_prop` commands",
+    "run_cmd": "`run_cmd` blocks (any declarations they add)",
+}
+#: The commands and clauses of NOT_DERIVED read from the tree by pattern.
+_COMMANDS = {
+    "deriving": re.compile(r"^\s*deriving\s+(?:instance\s+)?[A-Z]", re.M),
+    "mk_iff_of_inductive_prop": re.compile(r"^mk_iff_of_inductive_prop\b", re.M),
+    "run_cmd": re.compile(r"^run_cmd\b", re.M),
+}
+
+
+def not_derived(statements: list[Statement], modules: dict[str, str]) -> dict[str, int]:
+    """Names Lean makes that cannot be derived from the source without its elaborator, counted
+    (`NOT_DERIVED` says what each is)."""
+    simps = {s.name for s in statements if {"simps", "simps!"} & set(s.attributes)}
+    made = {str(s.meta.get("derived_from")) for s in statements if s.meta.get("derived_by") == "simps"}
+    written = [s for s in statements if "derived_from" not in s.meta]
+    counts = {
+        "simps": len(simps - made),
+        "auxiliary": sum(s.kind in ("structure", "class", "inductive", "class inductive", "coinductive") for s in written),
+        "equations": sum(s.kind in ("def", "abbrev") for s in written),
+    }
+    for key, pattern in _COMMANDS.items():
+        counts[key] = sum(len(pattern.findall(text)) for text in modules.values())
+    return counts
+
+
 def _markdown(report: dict) -> str:
     lines = []
     for source, found in report["sources"].items():
@@ -175,6 +209,8 @@ def _markdown(report: dict) -> str:
             lines.append(f"| {name} | {field['same']:,} | {field['different']:,} | {examples} |")
         counts = found["fields"]["refs"]["counts"]
         lines += ["", "Refs: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()) + ".", ""]
+        lines += ["| not derived from source | count |", "| --- | ---: |"]
+        lines += [f"| {NOT_DERIVED[key]} | {n:,} |" for key, n in found["not_derived"].items()] + [""]
     return "\n".join(lines)
 
 
@@ -182,10 +218,14 @@ def _names(args: argparse.Namespace) -> int:
     from search.corpus.sources import load_records
 
     report: dict = {"command": args.command_line, "sources": {}}
+    from search.corpus.lean.project import open_lean_project
+
     for source in args.sources:
         new = load_records([source]).statements
         old = load_records([f"{source}={config.LEAN_CORPUS_DIR / f'{source}.jsonl.gz'}"]).statements
-        report["sources"][source] = compare(new, old)
+        modules = dict(open_lean_project(config.LEAN_SOURCE_DIR / f"{source}.tar.gz").modules(
+            config.LEAN_LIBRARIES.get(source, ())))
+        report["sources"][source] = {**compare(new, old), "not_derived": not_derived(new, modules)}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "names.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

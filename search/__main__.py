@@ -83,7 +83,7 @@ def _records(args: argparse.Namespace) -> int:
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
             "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
                        "all": len(corpus.statements)},
-            "texts": _text_counts(corpus.statements),
+            "texts": _text_counts(corpus.statements), "informaliser": corpus.informalised,
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")

@@ -167,7 +167,8 @@ LEAN_UPSTREAMS = {
 }
 #: Where a project's tree sits in its upstream repository, when not at the top (core's is in `src/`).
 LEAN_UPSTREAM_FOLDERS = {"lean": "src/"}
-#: Processes that read a large Lean tree's files (the first pass of search/corpus/lean/tree.py).
+#: Processes that read a large Lean tree's files (the first pass of search/corpus/lean/tree.py) and
+#: say its statements in words (search/corpus/lean/informaliser.py).
 PARSE_WORKERS = int(os.environ.get("PARSE_WORKERS") or os.cpu_count() or 1)
 #: Lean's core library (`Init`, `Std`, `Lean`), which no shared corpus holds: a toolchain has its
 #: sources (`<ELAN_HOME>/toolchains/<version>/src/lean/`), which `python -m search build` adds

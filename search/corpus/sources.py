@@ -152,7 +152,7 @@ def load_records(specs: Sequence[str]) -> Corpus:
     lean = [s for s in statements if s.formal]
     lexicon = build_lexicon(lean) if lean else None
     if lexicon is not None:
-        said = informalise(lean, lexicon)
+        said = informalise(lean, lexicon, config.PARSE_WORKERS)
         log.info("informaliser: %d of %d Lean records said in words; lexicon of %d constants (%s)", said, len(lean),
                  len(lexicon.phrases), ", ".join(f"{source} {n}" for source, n in lexicon.counts().items()))
     return Corpus(statements, sources, lexicon)

@@ -124,3 +124,17 @@ def test_informalise_fills_records_and_says_from_where(lexicon: Lexicon) -> None
     assert records[0].informal_statement.startswith("For every natural number p")
     assert records[0].meta["informal_statement_from"] == "docstring, notation"
     assert records[1].informal_statement == "" and "informal_statement_from" not in records[1].meta
+
+
+def test_several_processes_say_the_same(lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    from search.corpus.lean import informaliser
+
+    def records() -> list[Statement]:
+        return [lean(f"two_le_{k}", "theorem", "theorem two_le : ∀ {p : ℕ}, Nat.Prime p → 2 ≤ p") for k in range(40)]
+
+    alone, together = records(), records()
+    informalise(alone, lexicon)
+    monkeypatch.setattr(informaliser, "PARALLEL_FROM", 10)
+    assert informalise(together, lexicon, workers=2) == 40
+    assert [s.informal_statement for s in together] == [s.informal_statement for s in alone]
+    assert together[0].informal_statement == "For every natural number p, if p is a prime number, then 2 is at most p."
