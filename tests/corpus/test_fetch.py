@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -169,11 +170,14 @@ def test_if_absent_fetches_nothing_where_a_build_finds_the_corpora(tmp_path: Pat
 
 
 def test_a_build_with_no_corpora_says_which_command_fetches_them(tmp_path: Path) -> None:
+    # A checkout of its own, with no ../shared beside it (the real checkout may have one).
+    checkout = tmp_path / "checkout"
+    shutil.copytree(config.REPO_DIR / "search", checkout / "search", ignore=shutil.ignore_patterns("__pycache__"))
     env = {key: value for key, value in os.environ.items() if key not in ("THEOREM_SEARCH_SHARED", "XDG_DATA_HOME")}
     env.update(HOME=str(tmp_path), THEOREM_SEARCH_SHARED=str(tmp_path / "nowhere"))
     run = subprocess.run([sys.executable, "-m", "search", "records", "--sources", "mathlib", "stacks"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                         env={**env, "PYTHONPATH": str(config.REPO_DIR)})
+                         env={**env, "PYTHONPATH": str(checkout)})
     assert run.returncode == 2 and "Errno" not in run.stderr and "Traceback" not in run.stderr
     assert "the corpora mathlib, stacks are not here" in run.stderr
     assert "`python -m search corpora fetch`" in run.stderr and "mathlib4 > 22.2 MB" in run.stderr

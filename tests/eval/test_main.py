@@ -131,7 +131,7 @@ def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_
     assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS if not step.index]
     first, *rest = report["steps"]
     assert "versus" not in first and all("p_value" in row["versus"] for row in rest)
-    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "types"
+    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "sentence"
     assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
     assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
     assert all(row["median_ms"] > 0 for row in report["steps"])
@@ -146,8 +146,8 @@ def test_steps_over_the_adapted_index_need_the_same_records(tmp_path: Path, smal
     assert main(["steps", "--index", str(small_index), "--adapted", str(small_index), "--queries", str(queries),
                  "--out", str(tmp_path)]) == 0
     rows = {row["key"]: row for row in json.loads((tmp_path / "steps.json").read_text())["steps"]}
-    assert rows["adapted-dense"]["versus"]["step"] == "dense" and rows["adapted"]["versus"]["step"] == "types"
-    assert rows["adapted"]["metrics"] == rows["types"]["metrics"]
+    assert rows["adapted-dense"]["versus"]["step"] == "dense" and rows["adapted"]["versus"]["step"] == "sentence"
+    assert rows["adapted"]["metrics"] == rows["sentence"]["metrics"]
     assert rows["adapted"]["command"].startswith(f"python -m eval retrieval --index {small_index}")
     fewer = tmp_path / "fewer.jsonl"
     fewer.write_text("".join((fixtures_dir / "jsonl" / "mathlib_small.jsonl").read_text().splitlines(True)[:5]))

@@ -183,9 +183,23 @@ TRANSLATION_MODULES = {"to_additive": ADDITIVE_MODULE, "to_dual": DUAL_MODULE}
 # --- Related declarations: to_fun, reassoc, elementwise, to_app, higher_order ---------------------
 
 
-def _conclusion(sig_rest: str) -> tuple[str, str, str] | None:
-    """(binders and `:`, left side, right side) of a statement whose conclusion is an equation
-    at top level (after a leading `∀ ...,`); None otherwise."""
+@dataclass(frozen=True)
+class Conclusion:
+    """A statement whose conclusion is an equation: its binders up to `:` (and a leading
+    `∀ ...,`), the premises of its implications (`h₁ → h₂ → x = y`), and the equation's sides."""
+
+    head: str
+    premises: tuple[str, ...]
+    lhs: str
+    rhs: str
+
+    def with_equation(self, equation: str) -> str:
+        """The statement with another conclusion, its binders and premises kept."""
+        return " ".join([self.head, *(f"{p} →" for p in self.premises), equation])
+
+
+def _conclusion(sig_rest: str) -> Conclusion | None:
+    """The statement read as a `Conclusion`; None when it does not end in an equation at top level."""
     colon = top_level_colon(sig_rest)
     if colon < 0:
         return None
@@ -195,10 +209,14 @@ def _conclusion(sig_rest: str) -> tuple[str, str, str] | None:
         if comma < 0:
             return None
         head, statement = head + statement[:comma + 1], statement[comma + 1:]
-    for k in top_level(statement, "="):
-        before, after = statement[k - 1:k], statement[k + 1:k + 2]
+    arrows = [-1, *top_level(statement, "→"), len(statement)]
+    parts = [statement[a + 1:b].strip() for a, b in zip(arrows, arrows[1:])]
+    premises, equation = parts[:-1], parts[-1]
+    for k in top_level(equation, "="):
+        before, after = equation[k - 1:k], equation[k + 1:k + 2]
         if before not in ("=", "<", ">", ":", "!", "≠") and after not in ("=", ">"):
-            return head, collapse_spaces(statement[:k]), collapse_spaces(statement[k + 1:])
+            return Conclusion(head, tuple(collapse_spaces(p) for p in premises),
+                              collapse_spaces(equation[:k]), collapse_spaces(equation[k + 1:]))
     return None
 
 
@@ -233,7 +251,7 @@ class _Suffixed:
         if not decl.name:
             return []
         parts = _conclusion(decl.sig_rest)
-        statement = f"{parts[0]} {self.equation(parts[1], parts[2])}" if parts else ""
+        statement = parts.with_equation(self.equation(parts.lhs, parts.rhs)) if parts else ""
         return [Generated(_append(decl.name, self.suffix), statement, decl.docstring, item.nested)]
 
 
@@ -313,13 +331,13 @@ class Ext:
         parts = _conclusion(decl.sig_rest)
         if parts is None:
             return [Generated(_append(decl.name, "_iff"), "", None)]
-        groups = binder_groups(parts[0][:-1])
+        groups = binder_groups(parts.head[:-1])
         hypotheses = [inner.split(":", 1)[1].strip() for bracket, inner in groups
                       if bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])]
         kept = " ".join(f"{bracket}{inner}{BRACKETS.opening[bracket]}" for bracket, inner in groups
                         if not (bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])))
-        return [Generated(_append(decl.name, "_iff"),
-                          f" {kept} : {parts[1]} = {parts[2]} ↔ {' ∧ '.join(hypotheses) or 'True'}", None)]
+        conditions = " ∧ ".join([*hypotheses, *parts.premises]) or "True"
+        return [Generated(_append(decl.name, "_iff"), f" {kept} : {parts.lhs} = {parts.rhs} ↔ {conditions}", None)]
 
 
 @generator

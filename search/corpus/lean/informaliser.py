@@ -65,13 +65,21 @@ _ARITHMETIC = {"HAdd.hAdd": (65, "+", "plus", "the sum of {0} and {1}"),
 _FORMULA_RELATIONS = frozenset({"Eq", "Ne", "LE.le", "LT.lt", "GE.ge", "GT.gt", "Dvd.dvd", "HasEquiv.Equiv"})
 #: Classes that only make a statement computable or well-typed, not part of what it says.
 _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "Decidable", "Inhabited",
-                             "Fact", "MeasurableSpace", "Membership", "CoeFun", "FunLike"})
+                             "Fact", "MeasurableSpace", "Membership", "CoeFun", "FunLike", "CoeSort", "Repr",
+                             # a symbol's class, `[Mul α]`: the statement says what it needs of the symbol
+                             "Zero", "One", "Add", "Mul", "Sub", "Div", "Neg", "Inv", "SMul", "VAdd", "Pow",
+                             "LE", "LT", "Max", "Min", "Sup", "Inf", "Top", "Bot", "HasCompl", "SDiff", "Norm",
+                             "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
 _VOWEL = re.compile(r"^[aeiouAEIOU]")
+#: How Mathlib names a hypothesis (`h`, `hp`, `h₁`, `hab'`).
+_HYPOTHESIS = re.compile(r"^h[A-Za-z]{0,3}[₀-₉0-9']*$")
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
 
 
 def _article(noun: str) -> str:
+    if re.match(r"(?:a|an|the) ", noun):  # `AList`: "a list"
+        return noun
     return ("an " if _VOWEL.match(noun) else "a ") + noun
 
 
@@ -111,12 +119,15 @@ class _Speaker:
 
     def fill(self, phrase: Phrase, args: list[Expr], says) -> str:
         """The template with its slots said, aligned on the last arguments (the first ones may
-        be `variable`s the header does not write)."""
+        be `variable`s the header does not write). A constant applied to fewer arguments than
+        its template names: a slot in a list ("of f and a and {2}") is left out, any other is "it"."""
         slots = phrase.slots
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
         for k, arg in enumerate(used):
-            out = out.replace("{%d}" % k, says(arg))
+            out = out.replace("{%d}" % k, says(arg).replace("{", "{{").replace("}", "}}"))
+        out = re.sub(r" and \{\d+\}", "", out)
+        out = re.sub(r" of \{\d+\}$", "", out)
         return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
 
     # --- propositions ----------------------------------------------------------------------
@@ -333,6 +344,8 @@ class Informaliser:
                 conditions.append(speaker.claim(domain))
             elif speaker.kind_of(domain)[0]:
                 objects.append(speaker.named(name, domain))
+            elif _HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
+                conditions.append("…")
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):
             conditions.append(speaker.claim(e[1]))

@@ -97,6 +97,8 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "tsum": _p("the sum of the series {0}"), "tprod": _p("the infinite product {0}"), "finsum": _p("the sum of {0}"),
     "finprod": _p("the product of {0}"), "Set.iUnion": _p("the union of {0}"), "Set.iInter": _p("the intersection of {0}"),
     "iSup": _p("the supremum of {0}"), "iInf": _p("the infimum of {0}"),
+    "sSup": _p("the supremum of {0}"), "sInf": _p("the infimum of {0}"),
+    "SupSet.sSup": _p("the supremum of {0}"), "InfSet.sInf": _p("the infimum of {0}"),
     "MeasureTheory.integral": _p("the integral of {1} with respect to {0}"),
     "MeasureTheory.lintegral": _p("the lower integral of {1} with respect to {0}"),
     "intervalIntegral": _p("the integral of {0} from {1} to {2}"),
@@ -172,10 +174,26 @@ PHRASE_WORDS: dict[str, str] = {
 }
 
 
+#: Two words of a name read together (`NatTrans` is no "natural number transitive").
+PHRASE_PAIRS: dict[tuple[str, str], str] = {
+    ("nat", "trans"): "natural transformation", ("f", "deriv"): "Fréchet derivative", ("nat", "iso"): "natural isomorphism",
+    ("nat", "degree"): "natural degree", ("nat", "abs"): "natural absolute value",
+    ("cont", "diff"): "continuously differentiable", ("cont", "mdiff"): "smooth",
+    ("s", "sup"): "supremum", ("s", "inf"): "infimum", ("i", "sup"): "supremum", ("i", "inf"): "infimum",
+}
+
+
 def words_of(name: str) -> str:
-    """A name's last component in words, Mathlib's abbreviations read once each (`PHRASE_WORDS`):
-    `CommRing` -> "commutative ring", `sqrt` -> "square root", `IsCompact` -> "is compact"."""
-    return " ".join(PHRASE_WORDS.get(word, word) for word in split_identifier(name.rsplit(".", 1)[-1]))
+    """A name's last component in words, Mathlib's abbreviations read once each (`PHRASE_WORDS`,
+    `PHRASE_PAIRS`): `CommRing` -> "commutative ring", `sqrt` -> "square root", `IsCompact` ->
+    "is compact"."""
+    words, said = split_identifier(name.rsplit(".", 1)[-1]), []
+    k = 0
+    while k < len(words):
+        pair = PHRASE_PAIRS.get(tuple(words[k:k + 2]))  # type: ignore[arg-type]
+        said.append(pair or PHRASE_WORDS.get(words[k], words[k]))
+        k += 2 if pair else 1
+    return " ".join(said)
 
 
 def _first_sentence(doc: str) -> str:
@@ -197,16 +215,20 @@ def _tidy(phrase: str) -> str:
     return head if sep and not phrase.startswith("{") else phrase
 
 
-def _slots(text: str, args: list[str]) -> str | None:
-    """`text` with each backticked argument name made its slot (`{k}`), other backticks
-    dropped; None when a backticked expression is not a bare name (the phrase would read badly)."""
+#: A noun naming a slot's type before it ("of the polynomial {0}", "at a point {1}"): left out,
+#: as the argument said in its place may be no bare variable ("the degree of the product of p and q").
+_APPOSITION = re.compile(r"\b(of|at|in|on|to|for|from|by|with) (?:the|a|an) (?:[a-z-]+ ){1,2}?(\{\d+\})")
+
+
+def _slots(text: str, args: list[str]) -> str:
+    """`text` with each backticked argument name made its slot (`{k}`), other backticks dropped."""
     position = {name: k for k, name in enumerate(args)}
 
     def slot(m: re.Match[str]) -> str:
         inner = m.group(1).strip()
         return "{%d}" % position[inner] if inner in position else inner
 
-    return _tidy(_TICKED.sub(slot, text).replace("`", ""))
+    return _APPOSITION.sub(r"\1 \2", _tidy(_TICKED.sub(slot, text).replace("`", "")))
 
 
 def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase | None:
@@ -252,6 +274,25 @@ def explicit_arguments(header: str) -> list[str]:
             for name in inner.split(":", 1)[0].split()]
 
 
+def _prepositional(verb: str, said: str, arity: int) -> Phrase | None:
+    """A predicate whose name ends in prepositions, each taking one of the last arguments, the
+    subject before them (and for `Has…`, the thing it has): `DifferentiableWithinAt 𝕜 f s x` ->
+    "{0} is differentiable within {1} at {2}", `HasFDerivAt f f' x` -> "{0} has f derivative {1} at {2}"."""
+    words = said.split()
+    tail = 0
+    while tail < len(words) - 1 and words[len(words) - 1 - tail] in _PREPOSITIONS:
+        tail += 1
+    if not tail or arity < tail + 1:
+        return None
+    core, prepositions = " ".join(words[:len(words) - tail]), words[len(words) - tail:]
+    has_object = verb == "has" and arity >= tail + 2
+    slot = 2 if has_object else 1
+    template = "{0} %s %s%s" % (verb, core, " {1}" if has_object else "")
+    for k, preposition in enumerate(prepositions):
+        template += " %s {%d}" % (preposition, slot + k)
+    return Phrase(template, "predicate", "name")
+
+
 def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool) -> Phrase:
     """The phrase Mathlib's naming conventions give: a predicate's words after `Is`/`Has` said
     of its subject (its last argument), a function's words of its arguments, a type's words.
@@ -263,13 +304,18 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool) 
     if prop:
         first, _, rest = words.partition(" ")
         verb, said = (first, rest) if first in _PREDICATE_PREFIXES and rest else ("is", words)
+        prepositional = _prepositional(verb, said, len(args))
+        if prepositional is not None:
+            return prepositional
+        if verb == "has" and len(args) >= 2:
+            return Phrase("{0} has %s {1}" % said, "predicate", "name")  # `HasSum f a`
         if said.rsplit(" ", 1)[-1] in _PREPOSITIONS and len(args) != 1:
             return Phrase("{0} %s %s {1}" % (verb, said), "predicate", "name")  # `DifferentiableAt 𝕜 f x`
         if len(args) == 2 and verb == "is" and _same_type(statement.statement, args[0], args[1]):
             return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
         return Phrase("{0} %s %s" % (verb, said), "predicate", "name")
     slots = " and ".join("{%d}" % k for k in range(max(len(args), 1)))
-    return Phrase(f"the {words} of {slots}", "function", "name")
+    return Phrase(f"the {words.removesuffix(' of')} of {slots}", "function", "name")
 
 
 @dataclass
@@ -293,7 +339,9 @@ class Lexicon:
             full = f"{namespace}.{written}" if namespace else written
             if full in self.phrases:
                 return full, self.phrases[full]
-        candidates = self._by_suffix.get(written, [])
+        # A short name not found as written is a variable (`X`, `R`, auto-bound or a
+        # section's), not the one constant whose name happens to end so.
+        candidates = self._by_suffix.get(written, []) if len(written) > 2 else []
         if candidates:
             best = min(candidates, key=len)
             return best, self.phrases[best]
@@ -335,6 +383,7 @@ _PROP_RESULT = re.compile(r"(?:^|→\s*|\s)Prop\s*$")
 _TYPE_RESULT = re.compile(r"(?:^|→\s*|\s)(?:Type|Sort)\b[^→]*$")
 
 
+_EXTENDS = re.compile(r"\s+extends\s|\s+where\b")
 _UPPER_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9']*$")
 
 
@@ -343,6 +392,7 @@ def is_proposition_valued(statement: Statement) -> bool:
     type, its name is UpperCamelCase (Mathlib names data lowerCamelCase, propositions and types
     UpperCamelCase) and its value is no type."""
     _, type_ = binders_and_type(statement.statement)
+    type_ = _EXTENDS.split(type_, 1)[0]  # `class IsDomain (α) [Semiring α] : Prop extends ...`
     if type_.strip():
         return bool(_PROP_RESULT.search(type_.strip()))
     value = str(statement.meta.get("value") or "")

@@ -20,7 +20,7 @@ def generated(fixtures_dir: Path) -> dict[str, dict]:
 def test_every_form_gives_its_records(generated: dict[str, dict]) -> None:
     made = Counter(r["derived_by"] for r in generated.values() if r["derived_by"])
     assert made == {"alias": 10, "to_additive": 6, "to_dual": 3, "to_fun": 1, "reassoc": 3, "elementwise": 1,
-                    "to_app": 1, "ext": 3, "mk_iff": 2, "simps": 9, "higher_order": 1}
+                    "to_app": 1, "ext": 4, "mk_iff": 2, "simps": 9, "higher_order": 1}
 
 
 def test_aliases_state_what_their_target_states(generated: dict[str, dict]) -> None:
@@ -71,6 +71,8 @@ def test_category_and_structure_lemmas(generated: dict[str, dict]) -> None:
     assert {"FakeLib.mul_comp_assoc", "FakeLib.add_comp_assoc"} <= set(generated)
     assert generated["FakeLib.Pt.ext"]["signature"].endswith(": x.x = y.x → x.y = y.y → x = y")  # not `same`
     assert generated["FakeLib.Wrap.ext_iff"]["signature"] == "theorem Wrap.ext_iff {a b : Wrap} : a = b ↔ a.val = b.val"
+    # premises in the type (after `∀ ...,`) become the right side, not part of the equation
+    assert generated["FakeLib.Wrap.ext'_iff"]["signature"].endswith(": a = b ↔ a.val + 0 = b.val")
     assert generated["FakeLib.is_good_iff"]["signature"] == "theorem is_good_iff : FakeLib.IsGood n ↔ 0 < n"
     assert "FakeLib.small_iff" in generated and "FakeLib.pt_iff" not in generated  # propositions only
     assert {"FakeLib.swapEquiv_apply", "FakeLib.swapEquiv_symm_apply", "FakeLib.laterEquiv_apply"} <= set(generated)

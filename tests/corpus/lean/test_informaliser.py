@@ -37,6 +37,12 @@ CONSTANTS = [
          "A submodule of `M` is finitely generated if it is the span of a finite subset of `M`."),
     lean("PseudoMetricSpace", "class", "class PseudoMetricSpace (α : Type u)"),
     lean("Hamming", "def", "def Hamming (β : ι → Type*) : Type _", value="∀ i, β i"),
+    lean("ContDiffWithinAt", "def", "def ContDiffWithinAt (n : WithTop ℕ∞) (f : E → F) (s : Set E) (x : E) : Prop"),
+    lean("HasFDerivAt", "def", "def HasFDerivAt (f : E → F) (f' : E →L[𝕜] F) (x : E)"),
+    lean("HasSum", "def", "def HasSum (f : β → α) (a : α) : Prop"),
+    lean("CategoryTheory.NatTrans", "structure", "structure NatTrans (F G : C ⥤ D) : Type max u₁ v₂"),
+    lean("addOrderOf", "def", "def addOrderOf (x : G) : ℕ"),
+    lean("IsDomain", "class", "class IsDomain (α : Type u) [Semiring α] : Prop extends IsCancelMulZero α, Nontrivial α"),
 ]
 
 
@@ -49,13 +55,19 @@ def lexicon() -> Lexicon:
     ("Nat.Prime", "{0} is a prime number", "predicate", "docstring"),
     ("IsCompact", "{0} is compact", "predicate", "docstring"),
     ("Even", "{0} is even", "predicate", "name"),
-    ("deriv", "the derivative of {0} at the point {1}", "function", "docstring"),
-    ("Polynomial.degree", "the degree of the polynomial {0}", "function", "docstring"),
+    ("deriv", "the derivative of {0} at {1}", "function", "docstring"),
+    ("Polynomial.degree", "the degree of {0}", "function", "docstring"),
     ("Finset.card", "the number of elements of {0}", "function", "notation"),
     ("DifferentiableAt", "{0} is differentiable at {1}", "predicate", "name"),
     ("Nat.Coprime", "{0} and {1} are coprime", "predicate", "name"),
     ("CommRing", "commutative ring", "class", "name"),
     ("hammingDist", "the hamming distance of {0} and {1}", "function", "name"),
+    ("ContDiffWithinAt", "{0} is continuously differentiable within {1} at {2}", "predicate", "name"),
+    ("HasFDerivAt", "{0} has Fréchet derivative {1} at {2}", "predicate", "name"),
+    ("HasSum", "{0} has sum {1}", "predicate", "name"),
+    ("CategoryTheory.NatTrans", "natural transformation", "class", "name"),
+    ("addOrderOf", "the additive order of {0}", "function", "name"),
+    ("IsDomain", "{0} is domain", "predicate", "name"),
 ])
 def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
     assert lexicon.phrases[name] == Phrase(template, role, source)
@@ -86,9 +98,8 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
      "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."),
     (lean("deriv_mul", "theorem", "theorem deriv_mul (hc : DifferentiableAt 𝕜 c x) :\n    deriv (c * d) x = "
           "deriv c x * d x + c x * deriv d x"),
-     "If c is differentiable at x, then the derivative of the product of c and d at the point x equals the "
-     "derivative of c at "
-     "the point x times d x plus c x times the derivative of d at the point x."),
+     "If c is differentiable at x, then the derivative of the product of c and d at x equals the "
+     "derivative of c at x times d x plus c x times the derivative of d at x."),
     (lean("continuous_iff", "theorem", "theorem continuous_iff : ∀ ε > 0, ∃ δ > 0, δ ≤ ε"),
      "For every ε greater than 0, there is δ greater than 0 such that δ is at most ε."),
     (lean("Finset.card_le", "theorem", "theorem card_le (s : Finset α) (n : ℕ) (h : ∑ i ∈ s, f i ≤ n) : s.card ≤ n",
