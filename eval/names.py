@@ -26,6 +26,7 @@ from search.record import Statement
 EXAMPLES = 5
 _QUOTES = re.compile("[«»]")
 _PROJECT_SUFFIX = re.compile(r"_[a-z][A-Za-z]*(?:_\d+)?$")
+_NUMBER_SUFFIX = re.compile(r"(?:_\d+)+$")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class Side:
     #: Full names without guillemets, and instance names without a `_<project>` suffix.
     unquoted: frozenset[str]
     unsuffixed: frozenset[str]
+    #: Instance names without Lean's `_1`, `_2` numbering of a taken name.
+    unnumbered: frozenset[str]
     #: Sources of the `to_additive`/`to_dual` twins (old: the loader's; new: the parser's).
     translated: frozenset[str]
 
@@ -45,8 +48,15 @@ class Side:
             {s.id: s for s in statements},
             frozenset(_QUOTES.sub("", s.name) for s in statements),
             frozenset(_PROJECT_SUFFIX.sub("", s.name) for s in statements if s.kind == "instance"),
+            frozenset(_unnumbered(s.name) for s in statements if s.kind == "instance"),
             frozenset(str(s.meta["derived_from"]) for s in statements if _translation(s)),
         )
+
+
+def _unnumbered(name: str) -> str:
+    """An instance's name without Lean's numbering and without its `_<project>` suffix (the
+    suffix comes before the numbering: `instFull_mathlib_1`)."""
+    return _PROJECT_SUFFIX.sub("", _NUMBER_SUFFIX.sub("", name))
 
 
 def _translation(s: Statement) -> bool:
@@ -74,6 +84,12 @@ REASONS = [
            "Lean adds `_<project>` to the name of an instance that mentions no constant of the project "
            "(`instSubBool_mathlib`); the JSON loader cannot tell a project's constants from others",
            lambda s, other: s.kind == "instance" and (_PROJECT_SUFFIX.sub("", s.name) in other.unsuffixed)),
+    Reason("instance numbering", "both",
+           "an unnamed instance whose name is taken: Lean numbers it (`_1`, `_2`, ...) against every "
+           "declaration its file imports, the reading of the tree against those of its own file "
+           "(`search/corpus/lean/tree.py`)",
+           lambda s, other: s.kind == "instance" and not s.meta.get("derived_by")
+           and bool(_NUMBER_SUFFIX.search(s.name)) and _unnumbered(s.name) in other.unnumbered),
     Reason("translation named from the tree", "both",
            "a `to_additive`/`to_dual` twin named with the translations the tree declares (a translated "
            "namespace: `MulArchimedeanClass` -> `ArchimedeanClass`; `to_dual_name_hint`), which the JSON "
