@@ -63,6 +63,9 @@ def lookup(data: Any, path: str) -> Any:
     return data
 
 
+_SELECTOR_PARTS = re.compile(r",(?=[^,=]+=)")
+
+
 def _select(items: Any, selector: str, path: str) -> Any:
     if not isinstance(items, list):
         raise KeyError(f"{path}: [{selector}] applies to a list")
@@ -70,7 +73,8 @@ def _select(items: Any, selector: str, path: str) -> Any:
         if int(selector) >= len(items):
             raise KeyError(f"{path}: no element {selector}")
         return items[int(selector)]
-    wanted = dict(part.split("=", 1) for part in selector.split(","))
+    # A comma starts the next `key=value` only where one follows, so a value may hold commas.
+    wanted = dict(part.split("=", 1) for part in _SELECTOR_PARTS.split(selector))
     for item in items:
         if isinstance(item, Mapping) and all(str(item.get(k)) == v for k, v in wanted.items()):
             return item

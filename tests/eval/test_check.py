@@ -17,6 +17,7 @@ REPORT = {
     "summary": [
         {"variant": "bm25", "key": "all", "metrics": {"nDCG@10": {"mean": 0.4, "low": 0.3, "high": 0.5}}},
         {"variant": "default", "key": "all", "metrics": {"nDCG@10": {"mean": 0.6, "low": 0.5, "high": 0.7}}},
+        {"variant": "text and name, best of", "key": "all", "metrics": {"nDCG@10": {"mean": 0.5}}},
     ],
     "latency": [10.0, 20.0],
 }
@@ -25,6 +26,7 @@ REPORT = {
 def test_paths_select_list_elements_by_fields_or_position() -> None:
     assert lookup(REPORT, "summary[variant=default,key=all].metrics.nDCG@10")["mean"] == 0.6
     assert lookup(REPORT, "latency[1]") == 20.0
+    assert lookup(REPORT, "summary[variant=text and name, best of,key=all].metrics.nDCG@10")["mean"] == 0.5
     for bad in ("summary[variant=rrf].metrics", "nope", "latency[5]", "summary.metrics"):
         with pytest.raises(KeyError):
             lookup(REPORT, bad)
