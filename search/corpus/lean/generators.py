@@ -331,13 +331,16 @@ class Ext:
         parts = _conclusion(decl.sig_rest)
         if parts is None:
             return [Generated(_append(decl.name, "_iff"), "", None)]
-        groups = binder_groups(parts.head[:-1])
-        hypotheses = [inner.split(":", 1)[1].strip() for bracket, inner in groups
-                      if bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])]
-        kept = " ".join(f"{bracket}{inner}{BRACKETS.opening[bracket]}" for bracket, inner in groups
-                        if not (bracket == "(" and ":" in inner and is_proposition(inner.split(":", 1)[1])))
+        hypotheses, kept = [], []
+        for bracket, inner in binder_groups(parts.head[:-1]):
+            _, colon, type_ = inner.partition(":")
+            if bracket == "(" and colon and is_proposition(type_):
+                hypotheses.append(type_.strip())
+            else:
+                kept.append(f"{bracket}{inner}{BRACKETS.opening[bracket]}")
         conditions = " ∧ ".join([*hypotheses, *parts.premises]) or "True"
-        return [Generated(_append(decl.name, "_iff"), f" {kept} : {parts.lhs} = {parts.rhs} ↔ {conditions}", None)]
+        return [Generated(_append(decl.name, "_iff"),
+                          f" {' '.join(kept)} : {parts.lhs} = {parts.rhs} ↔ {conditions}", None)]
 
 
 @generator
