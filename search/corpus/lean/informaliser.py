@@ -77,6 +77,11 @@ _HYPOTHESIS = re.compile(r"^h[A-Za-z]{0,3}[₀-₉0-9']*$")
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
 
 
+def _class_words(phrase: Phrase | None, name: str) -> str:
+    """A type's words: its lexicon phrase when that names a kind of thing, else its name's words."""
+    return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else words_of(name)
+
+
 def _article(noun: str) -> str:
     if re.match(r"(?:a|an|the) ", noun):  # `AList`: "a list"
         return noun
@@ -364,8 +369,7 @@ class Informaliser:
         if head[0] != "c" or head[1].rsplit(".", 1)[-1] in _SILENT_CLASSES:
             return ""
         phrase = speaker.phrase(head[1])
-        words = phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots \
-            else words_of(head[1])
+        words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1], 100) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
         return f"{_article(words)} {subject}{over}".strip()
@@ -391,8 +395,7 @@ class Informaliser:
         phrase = speaker.phrase(head[1])
         if phrase is not None and phrase.role == "predicate":
             return speaker.claim(e)
-        words = phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots \
-            else words_of(head[1])
+        words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1]) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
         return f"{subject} is {_article(words)}{over}"
@@ -420,7 +423,7 @@ class Informaliser:
         if own is not None and own.role == "predicate":
             head = speaker.fill(own, [("l", a) for a in args], speaker.term)
         else:
-            words = own.template if own is not None and own.role == "class" and not own.slots else words_of(s.name)
+            words = _class_words(own, s.name)
             head = f"{args[-1]} is {_article(words)}" if args else _article(words)
             if len(args) > 1:
                 head += f" over {_join(args[:-1])}"

@@ -26,6 +26,7 @@ import csv
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -51,7 +52,7 @@ class Phrase:
         theirs) rather than the last (a constant whose first arguments may be `variable`s)."""
         return self.source == "notation"
 
-    @property
+    @cached_property
     def slots(self) -> int:
         """How many explicit arguments the template names (`{0}` .. `{k-1}`)."""
         found = [int(n) for n in re.findall(r"\{(\d+)\}", self.template)]
