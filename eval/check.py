@@ -397,15 +397,12 @@ def _check(args: argparse.Namespace) -> int:
                 print(f"  {command}")
         return 0
     failed = False
-    outcomes = []
     where = pages_by_condition(root)
-    texts = {page: page.read_text(encoding="utf-8") for page in set(where.values())}
     given = {name: getattr(args, name) for name in PLACEHOLDERS}
     runner = Runner(Path(args.out or tempfile.mkdtemp(prefix="check-")), Path(args.index), given)
     for condition in conditions:
         print(f"{condition.name}: {condition.reports}", flush=True)
         outcome = runner.run(condition)
-        outcomes.append(outcome)
         for error in outcome.errors:
             print(f"  FAIL {error}")
             failed = True
@@ -417,14 +414,18 @@ def _check(args: argparse.Namespace) -> int:
                 shown = FORMATS[column.format](outcome.values[key])
                 print(f"  {said:<16} {key}: {shown}" + (f" (expected {_stored(expected)})" if expected is not None else ""))
         print(f"  ({outcome.seconds:.1f} s)")
-        if not outcome.errors and condition.name in where:
+        if outcome.errors:
+            continue
+        # Each page and the conditions file are read when a condition ends, not when the run
+        # starts: a check runs for hours, and edits made meanwhile must survive it.
+        if condition.name in where:
             page = where[condition.name]
-            texts[page] = rewrite(texts[page], condition, outcome.values)
-    for page, text in texts.items():
-        if text != page.read_text(encoding="utf-8"):
-            page.write_text(text, encoding="utf-8")
-    if args.accept:
-        _accept(Path(args.conditions), [o for o in outcomes if not o.errors])
+            text = page.read_text(encoding="utf-8")
+            rewritten = rewrite(text, condition, outcome.values)
+            if rewritten != text:
+                page.write_text(rewritten, encoding="utf-8")
+        if args.accept:
+            _accept(Path(args.conditions), [outcome])
     return 1 if failed else 0
 
 

@@ -106,6 +106,34 @@ def test_accepted_values_are_written_back_and_read_again(tmp_path: Path) -> None
     assert path.read_text().startswith("# comment kept\n")
 
 
+def test_a_page_edited_while_a_check_runs_keeps_the_edit_and_gets_each_table(tmp_path: Path) -> None:
+    """The first condition's command edits the page (as a person would during a long check); the
+    second condition's table is written into the edited page, and both tables are accepted."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("no tables\n")
+    page = tmp_path / "docs" / "page.md"
+    page.write_text("start\n<!-- check:one -->\n<!-- /check:one -->\n<!-- check:two -->\n<!-- /check:two -->\n")
+    (tmp_path / "measure.py").write_text(
+        "import json, pathlib, sys\n"
+        "out, value = pathlib.Path(sys.argv[1]), float(sys.argv[2])\n"
+        "if len(sys.argv) > 3:\n"
+        "    page = pathlib.Path(sys.argv[3])\n"
+        "    page.write_text(page.read_text().replace('start', 'edited meanwhile'))\n"
+        "out.mkdir(parents=True, exist_ok=True)\n"
+        "(out / 'x.json').write_text(json.dumps({'a': value}))\n")
+    conditions = tmp_path / "conditions.yaml"
+    conditions.write_text("".join(
+        f"- name: {name}\n  reports: {name}\n  command: python {{index}}/measure.py {{out}} {value}{extra}\n"
+        f"  output: x.json\n  rows: [r]\n  columns:\n    n: {{path: a}}\n\n"
+        for name, value, extra in [("one", 1.5, f" {page}"), ("two", 2.5, "")]))
+    code = main(["check", "--index", str(tmp_path), "--root", str(tmp_path), "--conditions", str(conditions),
+                 "--out", str(tmp_path / "out"), "--accept"])
+    assert code == 0
+    text = page.read_text()
+    assert text.startswith("edited meanwhile\n") and "| `r` | 1.5" in text and "| `r` | 2.5" in text
+    assert [c.expected for c in load_conditions(conditions)] == [{"r.n": 1.5}, {"r.n": 2.5}]
+
+
 def test_every_condition_has_markers_in_one_page_and_every_marker_a_condition() -> None:
     names = [c.name for c in load_conditions(CONDITIONS)]
     marked = [name for page in pages() for name in marked_conditions(page.read_text(encoding="utf-8"))]
