@@ -28,7 +28,7 @@ from search import config
 from search.engine import variants
 from search.engine.ranking import Ranking
 
-from eval import check, embeddings, generated_names, goals, misses, names, patterns, sentences, steps, views
+from eval import check, embeddings, generated_names, goals, kinds, misses, names, patterns, sentences, steps, views
 from eval.bench import cli as bench_cli
 from eval.judge import commands as judge_commands
 from eval.paths import FIGURES_DIR, RESULTS_DIR, figures_dir
@@ -168,6 +168,7 @@ def parser() -> argparse.ArgumentParser:
     judge_commands.add_parser(commands)
     bench_cli.add_parser(commands)
     steps.add_parser(commands)
+    kinds.add_parser(commands)
     return root
 
 

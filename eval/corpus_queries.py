@@ -9,6 +9,7 @@
   (`search.engine.alignment`). The links are split in two halves by a fixed hash of the tag;
   these sets hold the `test` half, and anything trained on links may use the `train` half only
   (`alignment_pairs(..., half="train")`).
+- `docstrings-to-stacks`: the same test half, each Mathlib docstring alone searching Stacks.
 
 Each generator reads the index the evaluation runs on (the records it holds) or the corpora
 beside it; nothing is copied into the repository.
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 from search import config
 from search.corpus.crosslinks import link_half
-from search.engine.alignment import alignment_query
+from search.engine.alignment import QUERY_CHARS, alignment_query
 
 from eval.querysets import LabelledQuery
 
@@ -95,3 +96,22 @@ def stacks_to_mathlib(index: "Index") -> list[LabelledQuery]:
 def mathlib_to_stacks(index: "Index") -> list[LabelledQuery]:
     """A Mathlib declaration (name read aloud, docstring, type) -> the Stacks statements it formalises."""
     return _alignment(index, 1)
+
+
+@corpus_queries("docstrings-to-stacks")
+def docstrings_to_stacks(index: "Index") -> list[LabelledQuery]:
+    """A Mathlib declaration's docstring alone -> the Stacks statements it formalises: English a
+    person wrote about a statement, searching an informal source (the nearest the corpora come
+    to Stacks' slogans). Declarations without a docstring are left out."""
+    golds: dict[str, set[str]] = {}
+    for stacks, lean in alignment_pairs(index):
+        golds.setdefault(lean, set()).add(stacks)
+    queries = []
+    for record_id, relevant in sorted(golds.items()):
+        statement = index.get(record_id)
+        assert statement is not None
+        doc = " ".join(statement.doc.split())[:QUERY_CHARS]
+        if doc:
+            queries.append(LabelledQuery(record_id, doc, frozenset(relevant), {"direction": "docstring to informal"},
+                                         {"language": ["latex"]}))
+    return queries

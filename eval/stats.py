@@ -74,12 +74,15 @@ def paired_test(
     variant: str = "variant", metric: str = PRIMARY, seed: int = SEED, resamples: int = RESAMPLES,
 ) -> Comparison:
     """Two-sided paired permutation test (random swaps within each query's pair) of the mean
-    difference `variant - baseline`, with the bootstrap interval of that difference."""
+    difference `variant - baseline`, with the bootstrap interval of that difference (p and the
+    interval NaN for fewer than two pairs)."""
     a = np.asarray(baseline_scores, dtype=np.float64)
     b = np.asarray(variant_scores, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError("a paired test needs two equally long vectors of per-query values")
     (diff,) = bootstrap(b - a, seed, resamples)
+    if len(a) < 2:  # no test on fewer than two pairs (a breakdown's slice may hold one query)
+        return Comparison(baseline, variant, metric, diff, float("nan"))
     test = stats.permutation_test(
         (b, a), lambda x, y, axis: np.mean(x - y, axis=axis),
         permutation_type="samples", vectorized=True, n_resamples=resamples,

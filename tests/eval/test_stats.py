@@ -42,6 +42,8 @@ def test_paired_test_does_not_flag_identical_or_noisy_variants() -> None:
     assert same.verdict == "not significant at 0.05"
     shuffled = paired_test(values, np.random.default_rng(2).permutation(values))
     assert not shuffled.significant
+    one = paired_test(np.array([0.2]), np.array([0.5]))  # one pair: its difference, no test
+    assert one.diff.mean == pytest.approx(0.3) and np.isnan(one.p_value) and not one.significant
 
 
 def test_slices_and_summary_per_group() -> None:
