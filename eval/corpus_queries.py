@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Callable
 
 from search import config
 from search.corpus.crosslinks import link_half
-from search.engine.alignment import QUERY_CHARS, alignment_query
+from search.engine.alignment import QUERY_CHARS, alignment_query, other_language
 
 from eval.querysets import LabelledQuery
 
 if TYPE_CHECKING:
     from search.index.store import Index
+    from search.record import Statement
 
 #: Name -> generator over an index.
 CORPUS_QUERIES: dict[str, Callable[["Index"], list[LabelledQuery]]] = {}
@@ -71,7 +72,10 @@ def alignment_pairs(index: "Index", which: str = "test") -> list[tuple[str, str]
     return pairs
 
 
-def _alignment(index: "Index", query_side: int) -> list[LabelledQuery]:
+def _alignment(index: "Index", query_side: int, said: Callable[["Statement"], str] = alignment_query,
+               direction: str = "") -> list[LabelledQuery]:
+    """One query per record on `query_side` of the test half's links, `said` of it (a record it
+    says nothing of is left out), searching the other language for the records it links."""
     golds: dict[str, set[str]] = {}
     for pair in alignment_pairs(index):
         golds.setdefault(pair[query_side], set()).add(pair[1 - query_side])
@@ -79,10 +83,12 @@ def _alignment(index: "Index", query_side: int) -> list[LabelledQuery]:
     for record_id, relevant in sorted(golds.items()):
         statement = index.get(record_id)
         assert statement is not None
-        other = "latex" if statement.formal else "lean"
-        queries.append(LabelledQuery(record_id, alignment_query(statement), frozenset(relevant),
-                                     {"direction": "formal to informal" if statement.formal else "informal to formal"},
-                                     {"language": [other]}))
+        text = said(statement)
+        if text:
+            queries.append(LabelledQuery(
+                record_id, text, frozenset(relevant),
+                {"direction": direction or ("formal to informal" if statement.formal else "informal to formal")},
+                {"language": [other_language(statement)]}))
     return queries
 
 
@@ -103,15 +109,4 @@ def docstrings_to_stacks(index: "Index") -> list[LabelledQuery]:
     """A Mathlib declaration's docstring alone -> the Stacks statements it formalises: English a
     person wrote about a statement, searching an informal source (the nearest the corpora come
     to Stacks' slogans). Declarations without a docstring are left out."""
-    golds: dict[str, set[str]] = {}
-    for stacks, lean in alignment_pairs(index):
-        golds.setdefault(lean, set()).add(stacks)
-    queries = []
-    for record_id, relevant in sorted(golds.items()):
-        statement = index.get(record_id)
-        assert statement is not None
-        doc = " ".join(statement.doc.split())[:QUERY_CHARS]
-        if doc:
-            queries.append(LabelledQuery(record_id, doc, frozenset(relevant), {"direction": "docstring to informal"},
-                                         {"language": ["latex"]}))
-    return queries
+    return _alignment(index, 1, lambda s: " ".join(s.doc.split())[:QUERY_CHARS], "docstring to informal")

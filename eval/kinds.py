@@ -17,13 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-
 from eval.corpus_queries import CORPUS_QUERIES
 from eval.metrics import PRIMARY
 from eval.querysets import LabelledQuery, load_queries
 from eval.retrieval import run_retrieval
-from eval.stats import ALPHA, Estimate, bootstrap, paired_test
+from eval.stats import ALPHA, OVERALL, Estimate, paired_test, slices
 from search import config
 
 if TYPE_CHECKING:
@@ -81,19 +79,18 @@ def kind_rows(index: "Index", sets: tuple[KindSet, ...] | None = None) -> list[d
     for kind_set in sets or KINDS:
         queries = kind_set.queries(index)
         run = run_retrieval(engine, queries, (*SINGLE, FUSED))
-        slices = {"all": np.arange(len(queries))}
-        if kind_set.group:
-            for value in dict.fromkeys(q.group.get(kind_set.group, "") for q in queries):
-                slices[value] = np.array([i for i, q in enumerate(queries) if q.group.get(kind_set.group, "") == value])
-        for value, positions in slices.items():
-            scores = {name: {m: run.variants[name].scores[m][positions] for m in METRICS} for name in (*SINGLE, FUSED)}
-            means = {name: {m: bootstrap(s[m])[0] for m in METRICS} for name, s in scores.items()}
+        # run_retrieval has already summarised every slice of every group key (eval/stats.py `slices`).
+        for (key, value), positions in slices([q.group for q in queries]).items():
+            if (key, value) != OVERALL and key != kind_set.group:
+                continue
+            means = {name: run.variants[name].summary[(key, value)] for name in (*SINGLE, FUSED)}
             best = max(SINGLE, key=lambda name: means[name][PRIMARY].mean)
-            test = paired_test(scores[best][PRIMARY], scores[FUSED][PRIMARY], baseline=best, variant=FUSED)
+            test = paired_test(run.variants[best].scores[PRIMARY][positions], run.variants[FUSED].scores[PRIMARY][positions],
+                               baseline=best, variant=FUSED)
             rows.append({
-                "key": kind_set.name if value == "all" else f"{kind_set.name}-{value}",
+                "key": kind_set.name if (key, value) == OVERALL else f"{kind_set.name}-{value}",
                 "set": kind_set.name, "kind": value, "target": kind_set.target, "n": len(positions),
-                "metrics": {name: {m: _estimate(e) for m, e in by_metric.items()} for name, by_metric in means.items()},
+                "metrics": {name: {m: _estimate(by_metric[m]) for m in METRICS} for name, by_metric in means.items()},
                 "best single": best,
                 "default - best": {**_estimate(test.diff), "p": test.p_value},
                 "verdict": _verdict(test.diff, test.p_value),
