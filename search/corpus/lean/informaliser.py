@@ -29,7 +29,7 @@ from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
 from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
-from search.corpus.lean.lexicon import Lexicon, Phrase, words_of
+from search.corpus.lean.lexicon import HYPOTHESIS, Lexicon, Phrase, is_adjective, with_article, words_of
 from search.corpus.lean.syntax import term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -70,9 +70,6 @@ _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "De
                              "Zero", "One", "Add", "Mul", "Sub", "Div", "Neg", "Inv", "SMul", "VAdd", "Pow",
                              "LE", "LT", "Max", "Min", "Sup", "Inf", "Top", "Bot", "HasCompl", "SDiff", "Norm",
                              "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
-_VOWEL = re.compile(r"^[aeiouAEIOU]")
-#: How Mathlib names a hypothesis (`h`, `hp`, `h₁`, `hab'`).
-_HYPOTHESIS = re.compile(r"^h[A-Za-z]{0,3}[₀-₉0-9']*$")
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
 
@@ -80,12 +77,6 @@ _TAIL = re.compile(r" (?:of|over|from|between|on) ")
 def _class_words(phrase: Phrase | None, name: str) -> str:
     """A type's words: its lexicon phrase when that names a kind of thing, else its name's words."""
     return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else words_of(name)
-
-
-def _article(noun: str) -> str:
-    if re.match(r"(?:a|an|the) ", noun):  # `AList`: "a list"
-        return noun
-    return ("an " if _VOWEL.match(noun) else "a ") + noun
 
 
 def _head(e: Expr) -> tuple[Expr, list[Expr]]:
@@ -249,7 +240,7 @@ class _Speaker:
         noun, tail = self.kind_of(type_)
         if not noun:
             return name
-        return f"{_article(noun) if article else noun} {name}{' ' + tail if tail else ''}"
+        return f"{with_article(noun) if article else noun} {name}{' ' + tail if tail else ''}"
 
     def term(self, e: Expr, outer: int = 0) -> str:
         """A term in words (arithmetic in symbols)."""
@@ -349,7 +340,7 @@ class Informaliser:
                 conditions.append(speaker.claim(domain))
             elif speaker.kind_of(domain)[0]:
                 objects.append(speaker.named(name, domain))
-            elif _HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
+            elif HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
                 conditions.append("…")
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):
@@ -372,7 +363,7 @@ class Informaliser:
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1], 100) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
-        return f"{_article(words)} {subject}{over}".strip()
+        return f"{with_article(words)} {subject}{over}".strip()
 
     def _main(self, s: Statement, e: Expr, speaker: _Speaker) -> str:
         """What the record is or states, once its binders are said."""
@@ -398,7 +389,8 @@ class Informaliser:
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1]) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
-        return f"{subject} is {_article(words)}{over}"
+        kind = words if all(map(is_adjective, words.split())) else with_article(words)  # "inhabited"
+        return f"{subject} is {kind}{over}"
 
     def _definition(self, s: Statement, type_: Expr, speaker: _Speaker) -> str:
         """A definition by its value ("the hamming distance of x and y is the number of ..."),
@@ -412,7 +404,7 @@ class Informaliser:
         if value != VAR:
             return f"{subject} is {speaker.term(value)}"
         noun, tail = speaker.kind_of(type_)
-        return f"{subject} is {_article(noun)}{' ' + tail if tail else ''}" if noun else ""
+        return f"{subject} is {with_article(noun)}{' ' + tail if tail else ''}" if noun else ""
 
     def _type(self, s: Statement, speaker: _Speaker) -> str:
         """A structure or class: what it is of its arguments ("M is a charted space over H"),
@@ -424,13 +416,13 @@ class Informaliser:
             head = speaker.fill(own, [("l", a) for a in args], speaker.term)
         else:
             words = _class_words(own, s.name)
-            head = f"{args[-1]} is {_article(words)}" if args else _article(words)
+            head = f"{args[-1]} is {with_article(words)}" if args else with_article(words)
             if len(args) > 1:
                 head += f" over {_join(args[:-1])}"
         parents = re.split(r"\s*,\s*", s.statement.split(" extends ", 1)[1]) if " extends " in s.statement else []
         parent_words = [words_of(p.split()[0]) for p in parents if p.split()]
         if parent_words:
-            head += f", extending {_join([_article(w) for w in parent_words])},"
+            head += f", extending {_join([with_article(w) for w in parent_words])},"
         data, requirements = [], []
         for f in self.fields.get(s.name, ()):
             said = self._field(f, speaker)

@@ -127,8 +127,19 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "Function.Embedding": _p("embedding of {0} into {1}", "class"),
 }
 
-#: Words that begin a predicate's name but say nothing of the property (`IsCompact`, `HasSum`).
-_PREDICATE_PREFIXES = ("is", "has")
+#: Words that begin a predicate's name and are its verb (`IsCompact`, `HasSum`,
+#: `PreservesFiniteProducts`: "{0} preserves finite products").
+_PREDICATE_PREFIXES = ("is", "has", "preserves", "reflects", "creates", "respects", "admits", "satisfies",
+                       "generates", "separates")
+#: Words ending in these say a property, not a kind of thing ("finite", "continuous", "additive").
+_ADJECTIVE_ENDING = re.compile(r"(?:ble|ed|ive|ous|ic|ite|que|ise|ete|ar|al)$")
+#: Adjectives among the last words of Mathlib's type names that no ending gives away.
+_ADJECTIVES = frozenset({"free", "etale", "left", "right", "most", "extra", "like", "reverse", "inverse", "dual",
+                         "one", "zero", "top", "bottom", "dependent", "semidef", "modulo", "mono", "epi"})
+#: How Mathlib names a hypothesis (`h`, `hp`, `h₁`, `hab'`).
+HYPOTHESIS = re.compile(r"^h[A-Za-z]{0,3}[₀-₉0-9']*$")
+_VOWEL = re.compile(r"^[aeiouAEIOU]")
+_PROPERTY_NAME = re.compile(r"^(?:Is|Has|Are)[A-Z]")
 #: A predicate named by words ending in one of these relates its last two arguments.
 _PREPOSITIONS = frozenset({"at", "on", "within", "in", "of", "to", "from", "with", "along", "for"})
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
@@ -195,6 +206,19 @@ def words_of(name: str) -> str:
         said.append(pair or PHRASE_WORDS.get(words[k], words[k]))
         k += 2 if pair else 1
     return " ".join(said)
+
+
+def with_article(noun: str) -> str:
+    """`noun` after "a" or "an", unless it has an article already (`AList`: "a list")."""
+    if _ARTICLE.match(noun):
+        return noun
+    return ("an " if _VOWEL.match(noun) else "a ") + noun
+
+
+def is_adjective(word: str) -> bool:
+    """Whether a word of a name says a property rather than a kind of thing."""
+    word = word.lower()
+    return word in _ADJECTIVES or len(word) <= 2 or bool(_ADJECTIVE_ENDING.search(word))
 
 
 def _first_sentence(doc: str) -> str:
@@ -294,17 +318,22 @@ def _prepositional(verb: str, said: str, arity: int) -> Phrase | None:
     return Phrase(template, "predicate", "name")
 
 
-def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool) -> Phrase:
+def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
+              kinds: frozenset[str] = frozenset()) -> Phrase:
     """The phrase Mathlib's naming conventions give: a predicate's words after `Is`/`Has` said
-    of its subject (its last argument), a function's words of its arguments, a type's words.
-    Slots stand for the last arguments (`Informaliser` aligns them from the right), so a
-    constant whose arguments are `variable`s, not in its header, is still said."""
+    of its subject (its last argument), with an article when they end in a noun of `kinds`
+    (`CompactSpace`: "{0} is a compact space"), `No…` as what it has not (`NoMaxOrder`); a
+    function's words of its arguments; a type's words. Slots stand for the last arguments
+    (`Informaliser` aligns them from the right), so a constant whose arguments are `variable`s,
+    not in its header, is still said."""
     words = words_of(statement.name)
     if is_type:
         return Phrase(words, "class", "name")
     if prop:
         first, _, rest = words.partition(" ")
         verb, said = (first, rest) if first in _PREDICATE_PREFIXES and rest else ("is", words)
+        if first == "no" and rest:
+            verb = "has"
         prepositional = _prepositional(verb, said, len(args))
         if prepositional is not None:
             return prepositional
@@ -314,6 +343,8 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool) 
             return Phrase("{0} %s %s {1}" % (verb, said), "predicate", "name")  # `DifferentiableAt 𝕜 f x`
         if len(args) == 2 and verb == "is" and _same_type(statement.statement, args[0], args[1]):
             return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
+        if verb == "is" and said.rsplit(" ", 1)[-1] in kinds and not _PREPOSITIONS.intersection(said.split()):
+            said = with_article(said)  # not "stable under composition with ... target"
         return Phrase("{0} %s %s" % (verb, said), "predicate", "name")
     slots = " and ".join("{%d}" % k for k in range(max(len(args), 1)))
     return Phrase(f"the {words.removesuffix(' of')} of {slots}", "function", "name")
@@ -388,41 +419,88 @@ _EXTENDS = re.compile(r"\s+extends\s|\s+where\b")
 _UPPER_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9']*$")
 
 
-def is_proposition_valued(statement: Statement) -> bool:
+def _untyped_upper_camel(statement: Statement) -> bool:
+    """A definition whose header writes no type and whose name is UpperCamelCase (Mathlib names
+    data lowerCamelCase, propositions and types UpperCamelCase): a predicate or a type."""
+    _, type_ = binders_and_type(statement.statement)
+    return not type_.strip() and statement.kind in ("def", "abbrev", "irreducible_def") \
+        and bool(_UPPER_CAMEL.match(statement.name.rsplit(".", 1)[-1]))
+
+
+def _used_as_type(statement: Statement, objects: frozenset[str]) -> bool:
+    """An untyped UpperCamelCase definition that binders name like objects (`objects`,
+    `named_like_objects`) and whose name is not a property's (`Is…`, `Has…`): a type
+    (`def PowerSeries (R) := MvPowerSeries Unit R`)."""
+    last = statement.name.rsplit(".", 1)[-1]
+    return last in objects and not _PROPERTY_NAME.match(last) and _untyped_upper_camel(statement)
+
+
+def is_proposition_valued(statement: Statement, objects: frozenset[str] = frozenset()) -> bool:
     """Whether a constant is a predicate: its type ends in `Prop`; or, when its header writes no
-    type, its name is UpperCamelCase (Mathlib names data lowerCamelCase, propositions and types
-    UpperCamelCase) and its value is no type."""
+    type, its name is UpperCamelCase, its value is no type, and binders do not name it like an
+    object (`_used_as_type`)."""
     _, type_ = binders_and_type(statement.statement)
     type_ = _EXTENDS.split(type_, 1)[0]  # `class IsDomain (α) [Semiring α] : Prop extends ...`
     if type_.strip():
         return bool(_PROP_RESULT.search(type_.strip()))
     value = str(statement.meta.get("value") or "")
-    last = statement.name.rsplit(".", 1)[-1]
-    return bool(_UPPER_CAMEL.match(last)) and statement.kind in ("def", "abbrev", "irreducible_def") \
+    return _untyped_upper_camel(statement) and not _used_as_type(statement, objects) \
         and not _TYPE_RESULT.search(value) and not _PROP_RESULT.search(value)
 
 
-def is_type_valued(statement: Statement) -> bool:
-    """Whether a constant names a kind of thing: a structure, class or inductive type, or a
-    definition whose type ends in `Type`/`Sort`."""
+def is_type_valued(statement: Statement, objects: frozenset[str] = frozenset()) -> bool:
+    """Whether a constant names a kind of thing: a structure, class or inductive type, a
+    definition whose type ends in `Type`/`Sort`, or one binders name like an object
+    (`_used_as_type`)."""
     if statement.kind in ("structure", "class", "inductive", "class inductive", "class abbrev", "coinductive"):
         return not is_proposition_valued(statement)
     _, type_ = binders_and_type(statement.statement)
-    return bool(_TYPE_RESULT.search(type_.strip()))
+    return bool(_TYPE_RESULT.search(type_.strip())) or _used_as_type(statement, objects)
+
+
+def named_like_objects(statements: Iterable[Statement]) -> frozenset[str]:
+    """The last name components that binders name more often like objects (`(p : PowerSeries R)`)
+    than like hypotheses (`(hf : Differentiable 𝕜 f)`, `HYPOTHESIS`), over every header: how a
+    definition whose header writes no type is used tells a type from a predicate."""
+    uses: dict[str, list[int]] = {}
+    for s in statements:
+        binders, _ = binders_and_type(s.statement)
+        for bracket, inner in binder_groups(binders):
+            names, colon, type_ = inner.partition(":")
+            head = type_.split(maxsplit=1)[0].rsplit(".", 1)[-1] if colon and type_.strip() else ""
+            if bracket in "({" and _UPPER_CAMEL.match(head):
+                counts = uses.setdefault(head, [0, 0])
+                for name in names.split():
+                    counts[bool(HYPOTHESIS.match(name))] += 1
+    return frozenset(head for head, (objects, hypotheses) in uses.items() if objects > hypotheses)
+
+
+def kind_nouns(statements: Iterable[Statement]) -> frozenset[str]:
+    """Nouns that end the names of kinds of things: the last word of at least two type-valued
+    structures' or classes' names of two words or more (`TopologicalSpace`, `MetricSpace`:
+    "space"), adjectives left out (`is_adjective`). A predicate named by words ending in one
+    is said with an article (`from_name`)."""
+    last_words = Counter(words.rsplit(" ", 1)[-1].lower() for s in statements
+                         if s.kind in ("structure", "class") and is_type_valued(s)
+                         and " " in (words := words_of(s.name)))
+    return frozenset(word for word, n in last_words.items() if n >= 2 and not is_adjective(word))
 
 
 def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phrase] | None = None) -> Lexicon:
     """The lexicon of the Lean records' constants (module docstring: corrections, notation,
     docstrings, names)."""
+    lean = [s for s in statements if s.formal]
+    objects, kinds = named_like_objects(lean), kind_nouns(lean)
     phrases: dict[str, Phrase] = {}
-    for s in statements:
-        if not s.formal or s.kind not in CONSTANT_KINDS or s.kind in ("theorem", "lemma", "field"):
+    for s in lean:
+        if s.kind not in CONSTANT_KINDS or s.kind in ("theorem", "lemma", "field"):
             continue
         binders, _ = binders_and_type(s.statement)
         args = explicit_arguments(binders)
-        prop = is_proposition_valued(s)
-        is_type = is_type_valued(s)
-        phrases[s.name] = (from_docstring(s, args, prop) if not is_type else None) or from_name(s, args, prop, is_type)
+        prop = is_proposition_valued(s, objects)
+        is_type = is_type_valued(s, objects)
+        phrases[s.name] = (from_docstring(s, args, prop) if not is_type else None) \
+            or from_name(s, args, prop, is_type, kinds)
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
     return Lexicon(phrases)

@@ -120,6 +120,46 @@ def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     assert said is not None and said.text == sentence
 
 
+#: Records whose headers tell types from predicates and nouns from adjectives by how Mathlib
+#: uses and names them.
+USES = [
+    lean("PowerSeries", "def", "def PowerSeries (R : Type*)", value="MvPowerSeries Unit R"),
+    lean("PowerSeries.coeff_mk", "theorem", "theorem coeff_mk (p : PowerSeries R) (q : PowerSeries R) : p = q"),
+    lean("PowerSeries.ext", "theorem", "theorem ext {p q : PowerSeries R} (h : p = q) : p = q"),
+    lean("Differentiable", "def", "def Differentiable (f : E → F)", value="∀ x, DifferentiableAt 𝕜 f x"),
+    lean("Differentiable.add", "theorem", "theorem Differentiable.add (hf : Differentiable f) (hg : Differentiable g) "
+         ": Differentiable (f + g)"),
+    lean("TopologicalSpace", "class", "class TopologicalSpace (X : Type u)"),
+    lean("MetricSpace", "class", "class MetricSpace (α : Type u) extends PseudoMetricSpace α"),
+    lean("LinearOrderedField", "class", "class LinearOrderedField (α : Type*) extends Field α"),
+    lean("Field", "class", "class Field (K : Type u) extends CommRing K"),
+    lean("ClosedEmbeddingField", "class", "class ClosedEmbeddingField (K : Type u)"),
+    lean("CompactSpace", "class", "class CompactSpace (X : Type*) [TopologicalSpace X] : Prop"),
+    lean("IsClosedField", "class", "class IsClosedField (K : Type*) : Prop"),
+    lean("NoMaxOrder", "class", "class NoMaxOrder (α : Type*) [LT α] : Prop"),
+    lean("PreservesFiniteProducts", "class", "class PreservesFiniteProducts (F : C ⥤ D) : Prop"),
+    lean("Inhabited", "class", "class Inhabited (α : Sort u)"),
+]
+
+
+def test_types_and_kinds_are_told_by_how_mathlib_uses_and_names_them() -> None:
+    lexicon = build_lexicon(USES, corrections={})
+    assert lexicon.phrases["PowerSeries"] == Phrase("power series", "class", "name")
+    assert lexicon.phrases["Differentiable"].role == "predicate"
+    assert lexicon.phrases["CompactSpace"].template == "{0} is a compact space"
+    # "field" ends the names of two kinds of things, so a predicate ending in it names one too.
+    assert lexicon.phrases["IsClosedField"].template == "{0} is a closed field"
+    assert lexicon.phrases["NoMaxOrder"].template == "{0} has no maximum order"
+    assert lexicon.phrases["PreservesFiniteProducts"].template == "{0} preserves finite products"
+    informaliser = Informaliser(lexicon)
+    assert informaliser.sentence(USES[1]).text == "For a power series p and a power series q, p equals q."
+    assert informaliser.sentence(lean("Foo.inhabited", "instance", "instance : Inhabited Foo")).text == \
+        "Foo is inhabited."
+    assert informaliser.sentence(lean("Foo.compact", "theorem", "theorem compact [TopologicalSpace X] "
+                                      "[CompactSpace X] (f : X → X) : f = f")).text == \
+        "For a topological space X, if X is a compact space, then f equals f."
+
+
 def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
     assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None
