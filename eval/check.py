@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
+from eval.steps import OTHER_INDEXES
 from search import config
 
 CONDITIONS = config.REPO_DIR / "eval" / "conditions.yaml"
@@ -42,7 +43,7 @@ STDOUT = "stdout"
 #: one); a condition whose placeholder is not given reports that it needs it.
 PLACEHOLDERS = {
     "postgres": ("DSN", "a PostgreSQL server holding the index (docs/postgres.md)"),
-    "adapted": ("INDEX", "an index built with the adapted model (docs/ranking.md, 'Domain adaptation')"),
+    **{name: ("INDEX", built) for name, built in OTHER_INDEXES.items()},
 }
 
 

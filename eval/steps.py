@@ -7,9 +7,11 @@ bootstrap interval, the median milliseconds of a query through `Engine.search`, 
 permutation test against the step before (or the one it names), and the
 `python -m eval retrieval` command that measures that step alone.
 
-A step may run on another index (`Step.index`): `adapted` is one built with the embedding
-model that `python -m search adapt` trained (`--adapted INDEX`); its steps are left out when
-no such index is given.
+A step may run on another index of the same records (`Step.index`, one of OTHER_INDEXES, each
+given by the option of its name): `--adapted INDEX`, one built with the embedding model that
+`python -m search adapt` trained; `--sentences INDEX`, one built with a second vector per
+record, its sentence (`python -m search build --views text,sentence`). A step whose index is
+not given is left out.
 
 A new step is one entry in STEPS.
 """
@@ -22,7 +24,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
@@ -51,12 +53,23 @@ def _parts_without(*dropped: str) -> tuple[str, ...]:
     return tuple(p for p in LEXICAL_PARTS if p not in dropped)
 
 
-_BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)")
-_BEFORE_TYPES = _without_signals("types")
+#: Every kind of query weighed alike, as before the route of Lean code.
+_UNROUTED = "styles.lean.dense=1.0"
+_BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)", _UNROUTED)
+_BEFORE_TYPES = (_without_signals("types"), _UNROUTED)
 _BEFORE_INFORMAL = _parts_without("informal", "fields", "sentence")
-_DENSE_ONLY = "signals=('dense',)"
+_DENSE_ONLY = ("signals=('dense',)", _UNROUTED)
 #: The index built with the adapted embedding model (search/index/adapt.py).
 ADAPTED = "adapted"
+#: The index whose records have a second dense vector, their sentence (search/text/views.py).
+SENTENCES = "sentences"
+#: Other indexes a step may run on: name (its `python -m eval steps` option) -> how it is built.
+OTHER_INDEXES = {
+    ADAPTED: "an index built with `python -m search build --model DIR`, DIR being the output of "
+             "`python -m search adapt`",
+    SENTENCES: "an index built with `python -m search build --views text,sentence`: a second vector per record, "
+               "the informaliser's sentence",
+}
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,7 @@ class Step:
     settings: tuple[str, ...] = ()
     lexical: tuple[str, ...] = ()
     versus: str | None = None
-    #: The index it runs on: "" for `--index`, ADAPTED for `--adapted`.
+    #: The index it runs on: "" for `--index`, else a name of OTHER_INDEXES.
     index: str = ""
 
     def arguments(self) -> list[str]:
@@ -86,20 +99,26 @@ STEPS = (
     Step("start", "`default` before famous titles and informal text",
          _BEFORE_TITLES, _BEFORE_INFORMAL),
     Step("titles", "+ famous titles and spelled-out names as signals, titles first",
-         (_BEFORE_TYPES,), _BEFORE_INFORMAL),
+         _BEFORE_TYPES, _BEFORE_INFORMAL),
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
-         (_BEFORE_TYPES,), _parts_without("fields", "sentence")),
-    Step("fields", "+ a structure's fields in BM25+", (_BEFORE_TYPES,), _parts_without("sentence")),
-    Step("types", "+ types found by their own name spelled in words", (), _parts_without("sentence")),
-    Step("sentence", "+ Lean statements said in words by the informaliser, in BM25+ (= `default`)"),
-    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",), versus="sentence"),
-    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",), versus="sentence"),
-    Step("lean-routing", "`default` with the dense signal at half weight for queries in Lean code",
-         ("styles.lean.dense=0.5",), versus="sentence"),
-    Step("dense", "`default` fusing the dense signal only, MiniLM as shipped", (_DENSE_ONLY,), versus="sentence"),
+         _BEFORE_TYPES, _parts_without("fields", "sentence")),
+    Step("fields", "+ a structure's fields in BM25+", _BEFORE_TYPES, _parts_without("sentence")),
+    Step("types", "+ types found by their own name spelled in words", (_UNROUTED,), _parts_without("sentence")),
+    Step("sentence", "+ Lean statements said in words by the informaliser, in BM25+", (_UNROUTED,)),
+    Step(variants.DEFAULT, "+ the dense signal at half weight for queries in Lean code (= `default`)"),
+    Step("no-dependents", "`default` without the dependents prior", ("dependents.weight=0.0",),
+         versus=variants.DEFAULT),
+    Step("no-pagerank", "`default` without the PageRank tie-breaker", ("pagerank.weight=0.0",),
+         versus=variants.DEFAULT),
+    Step("dense", "`default` fusing the dense signal only, MiniLM as shipped", _DENSE_ONLY, versus=variants.DEFAULT),
     Step("adapted-dense", "`default` fusing the dense signal only, MiniLM adapted on pairs from the corpus",
-         (_DENSE_ONLY,), versus="dense", index=ADAPTED),
-    Step("adapted", "`default` over the index embedded with the adapted MiniLM", versus="sentence", index=ADAPTED),
+         _DENSE_ONLY, versus="dense", index=ADAPTED),
+    Step("adapted", "`default` over the index embedded with the adapted MiniLM", versus=variants.DEFAULT,
+         index=ADAPTED),
+    Step("sentences-dense", "`default` fusing the dense signal only, the text and the sentence each a vector",
+         _DENSE_ONLY, versus="dense", index=SENTENCES),
+    Step("sentences", "`default` over the index with the sentence as a second vector", versus=variants.DEFAULT,
+         index=SENTENCES),
 )
 
 
@@ -108,17 +127,18 @@ def _estimate(estimate: Estimate) -> dict[str, float]:
 
 
 def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence[Step] = STEPS,
-              adapted: Path | None = None) -> dict:
+              others: Mapping[str, Path] | None = None) -> dict:
     """Every step's figures, intervals and paired test against the step before (or its `versus`);
-    the steps on the ADAPTED index only when `adapted` is given."""
+    a step on another index (OTHER_INDEXES) only when `others` gives that index."""
     from search.engine.engine import Engine
     from search.index.build import lexical_documents
     from search.index.lexical import LexicalIndex
     from search.index.store import Index
 
     index = Index.load(index_dir)
-    directories = {"": index_dir, ADAPTED: adapted}
-    indexes = {"": index, **({ADAPTED: _same_records(Index.load(adapted), index)} if adapted else {})}
+    others = {name: path for name, path in (others or {}).items() if path}
+    directories = {"": index_dir, **others}
+    indexes = {"": index, **{name: _same_records(Index.load(path), index) for name, path in others.items()}}
     built = index.lexical
     records = list(index.records)
     lexical_by_parts = {LEXICAL_PARTS: built}
@@ -151,16 +171,16 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
         rows.append(row)
         runs[step.key] = result
     index.lexical = built
-    return {"index": str(index_dir), "adapted": str(adapted) if adapted else None, "queries": len(queries),
-            "metric": PRIMARY, "steps": rows}
+    return {"index": str(index_dir), "others": {name: str(path) for name, path in others.items()},
+            "queries": len(queries), "metric": PRIMARY, "steps": rows}
 
 
 def _same_records(other: "Index", index: "Index") -> "Index":
     """`other`, checked to hold the records of `index` in the same order (an index that differs
-    only by its embedding model), so that the two are compared query by query."""
+    only by its dense vectors), so that the two are compared query by query."""
     if other.records.column("id") != index.records.column("id"):
         raise ValueError(f"{other.directory} holds other records than {index.directory}: build both from the same "
-                         "corpora and code, with only --model changed")
+                         "corpora and code, with only --model or --views changed")
     return other
 
 
@@ -169,7 +189,8 @@ def _steps(args: argparse.Namespace) -> int:
 
     queries = load_queries(Path(args.queries))
     try:
-        report = run_steps(Path(args.index), queries, adapted=Path(args.adapted) if args.adapted else None)
+        others = {name: Path(getattr(args, name)) for name in OTHER_INDEXES if getattr(args, name)}
+        report = run_steps(Path(args.index), queries, others=others)
     except ValueError as error:
         print(f"python -m eval steps: {error}", file=sys.stderr)
         return 2
@@ -195,8 +216,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     steps.add_argument("--index", default=str(config.DEFAULT_INDEX_DIR))
     steps.add_argument("--queries", default=str(config.QUERIES_DIR / "mathlibqr_dev.json"))
-    steps.add_argument("--adapted", metavar="INDEX",
-                       help="an index built with `python -m search build --model DIR`, DIR being the output of "
-                       "`python -m search adapt`: adds the steps over it")
+    for name, built in OTHER_INDEXES.items():
+        steps.add_argument(f"--{name}", metavar="INDEX", help=f"{built}: adds the steps over it")
     steps.add_argument("--out", required=True, help="directory of steps.json")
     steps.set_defaults(run=_steps)

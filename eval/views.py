@@ -24,8 +24,7 @@ import numpy as np
 
 from search import config
 from search.record import Statement
-from search.text.lean_text import decode_name
-from search.text.views import name_view, text_view
+from search.text.views import name_view, sentence_view, text_view
 
 from eval.metrics import DEPTH, per_query
 from eval.stats import bootstrap, paired_test
@@ -39,17 +38,13 @@ class View:
     max_length: int
 
 
-def _sentence(s: Statement, chars: int = 200) -> str:
-    return f"{decode_name(s.name)}: {s.informal_statement[:chars]}" if s.informal_statement else ""
-
-
 VIEWS: dict[str, View] = {
     "text": View(lambda s: text_view(s, 120), 48),
     "text, 200 characters": View(lambda s: text_view(s, 200), 64),
     "name": View(name_view, 48),
-    "sentence": View(_sentence, 64),
+    "sentence": View(sentence_view, 64),
     "sentence for undocumented": View(lambda s: text_view(s, 120) if s.doc or not s.informal_statement
-                                      else _sentence(s, 120), 48),
+                                      else sentence_view(s, 120), 48),
 }
 #: Label -> the views whose best similarity scores a record; the first is the baseline.
 VARIANTS: dict[str, tuple[str, ...]] = {

@@ -18,6 +18,7 @@ from search.feedback.export import FORMATS
 from search.index.adapt import AdaptOptions
 from search.index.build import PROFILES, BuildOptions
 from search.index.embed import BACKENDS
+from search.text.views import DENSE_VIEWS
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -234,7 +235,8 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     build.add_argument("--model", default=config.DEFAULT_MODEL, help="sentence-transformers name or path")
     build.add_argument("--backend", default=BuildOptions.backend, choices=BACKENDS)
     build.add_argument(
-        "--views", default=",".join(BuildOptions.views), help="dense views, comma-separated, from: name, text, doc"
+        "--views", default=",".join(BuildOptions.views),
+        help=f"dense views, comma-separated, from: {', '.join(DENSE_VIEWS)} (docs/ranking.md measures each)",
     )
     build.add_argument(
         "--profile", default=BuildOptions.profile, choices=tuple(PROFILES),

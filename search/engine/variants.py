@@ -68,16 +68,19 @@ register("rrf", Ranking(
     description="reciprocal rank fusion of dense and BM25+, k = 60",
 ))
 #: Weighted RRF over every signal with a small k, so that a record near the top of one signal
-#: counts; exact names first; priors for the statements others build on. Chosen on MathlibQR's
-#: dev half (docs/ranking.md, "How `default` got there", has a command per row of that choice).
+#: counts; the dense signal at half weight for a query in Lean code, which the embedding model,
+#: trained on English, reads poorly; exact names first; priors for the statements others build
+#: on. Chosen on MathlibQR's dev half (docs/ranking.md, "How `default` got there", has a command
+#: per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
     signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled", "types"),
     weights={"dense": 1.0, "bm25": 1.0, "names": 0.3, "exact": 1.0, "substring": 1.0, "prefix": 0.5, "fuzzy": 0.5,
              "title": 1.0, "spelled": 1.0, "types": 1.0},
+    styles={"lean": {"dense": 0.5}},
     rrf_k=10,
     stages=(ExactName(boost=1.0, signals=("exact", "title")), PagerankPrior(weight=1e-3),
             DependentsPrior(weight=0.15, saturation=20_000)),
-    description="weighted RRF of every signal (k = 10), exact names and famous titles first, PageRank and "
-    "dependents priors",
+    description="weighted RRF of every signal (k = 10), dense at half weight for Lean code, exact names and "
+    "famous titles first, PageRank and dependents priors",
 ))

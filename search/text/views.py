@@ -16,9 +16,13 @@ from search.text.latex_text import latex_to_text
 from search.text.lean_text import binder_classes, decode_name, signature_type, verbalise_lean
 
 #: Dense views. All are short on purpose: embedding cost grows with tokens, and the default
-#: index must embed ~315k records on 2 cores. `doc` is `text` for records that have an
-#: author's text, so `name,doc` embeds every name and only the docstrings worth embedding.
-DENSE_VIEWS = ("name", "text", "doc")
+#: index must embed ~346k records on 2 cores. `doc` is `text` for records that have an
+#: author's text, so `name,doc` embeds every name and only the docstrings worth embedding;
+#: `sentence` is the informaliser's sentence, for the records it said in words.
+DENSE_VIEWS = ("name", "text", "doc", "sentence")
+#: Characters of the informaliser's sentence a `sentence` view keeps (`python -m eval views`
+#: measured 200 on its pool).
+SENTENCE_CHARS = 200
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
@@ -68,12 +72,21 @@ def doc_view(s: Statement, limit: int = 120) -> str:
     return text_view(s, limit) if s.doc or not s.formal else ""
 
 
+def sentence_view(s: Statement, limit: int = SENTENCE_CHARS) -> str:
+    """The name and the informaliser's sentence, for a record said in words; else "".
+
+    The dense model was trained on English: a statement said in words is closer to how a
+    question is asked than the same statement spelled symbol by symbol (`text_view`)."""
+    return f"{decode_name(s.name)}: {s.informal_statement[:limit]}" if s.informal_statement else ""
+
+
 def view_texts(s: Statement, limit: int = 120) -> dict[str, str]:
     """Every dense view of a record, keyed by view name; "" means the record lacks it.
 
     `limit` caps the characters of the said part of the text views (embedding cost).
     """
-    return {"name": name_view(s), "text": text_view(s, limit), "doc": doc_view(s, limit)}
+    return {"name": name_view(s), "text": text_view(s, limit), "doc": doc_view(s, limit),
+            "sentence": sentence_view(s)}
 
 
 #: The parts of a record that BM25+ reads, in order. `python -m eval retrieval --lexical PARTS`

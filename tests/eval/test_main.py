@@ -131,28 +131,33 @@ def test_steps_measure_each_change_against_the_one_before(tmp_path: Path, small_
     assert [row["key"] for row in report["steps"]] == [step.key for step in STEPS if not step.index]
     first, *rest = report["steps"]
     assert "versus" not in first and all("p_value" in row["versus"] for row in rest)
-    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "sentence"
+    assert {row["key"]: row["versus"]["step"] for row in rest}["no-dependents"] == "default"
     assert "--lexical name,statement,doc,aliases,place,kind" in first["command"]
     assert 0.0 <= first["metrics"]["nDCG@10"]["mean"] <= 1.0
     assert all(row["median_ms"] > 0 for row in report["steps"])
 
 
-def test_steps_over_the_adapted_index_need_the_same_records(tmp_path: Path, small_index: Path,
-                                                            fixtures_dir: Path, capsys) -> None:
+@pytest.mark.parametrize("other, dense_step", [("adapted", "adapted-dense"), ("sentences", "sentences-dense")])
+def test_steps_over_another_index_need_the_same_records(tmp_path: Path, small_index: Path, fixtures_dir: Path,
+                                                        capsys, other: str, dense_step: str) -> None:
+    from eval.steps import STEPS
     from search.index.build import BuildOptions, build_index
 
     queries = fixtures_dir / "queries" / "mathlibqr_small.json"
-    # An index of the same records stands in for one embedded by another model.
-    assert main(["steps", "--index", str(small_index), "--adapted", str(small_index), "--queries", str(queries),
+    # An index of the same records stands in for one with other vectors.
+    assert main(["steps", "--index", str(small_index), f"--{other}", str(small_index), "--queries", str(queries),
                  "--out", str(tmp_path)]) == 0
-    rows = {row["key"]: row for row in json.loads((tmp_path / "steps.json").read_text())["steps"]}
-    assert rows["adapted-dense"]["versus"]["step"] == "dense" and rows["adapted"]["versus"]["step"] == "sentence"
-    assert rows["adapted"]["metrics"] == rows["sentence"]["metrics"]
-    assert rows["adapted"]["command"].startswith(f"python -m eval retrieval --index {small_index}")
+    report = json.loads((tmp_path / "steps.json").read_text())
+    assert report["others"] == {other: str(small_index)}
+    rows = {row["key"]: row for row in report["steps"]}
+    assert rows[dense_step]["versus"]["step"] == "dense" and rows[other]["versus"]["step"] == "default"
+    assert rows[other]["metrics"] == rows["default"]["metrics"]
+    assert rows[other]["command"].startswith(f"python -m eval retrieval --index {small_index}")
+    assert not {step.key for step in STEPS if step.index not in ("", other)} & set(rows)
     fewer = tmp_path / "fewer.jsonl"
     fewer.write_text("".join((fixtures_dir / "jsonl" / "mathlib_small.jsonl").read_text().splitlines(True)[:5]))
-    other = tmp_path / "other"
-    build_index(other, BuildOptions(sources=[f"mathlib={fewer}"], progress=False))
-    assert main(["steps", "--index", str(small_index), "--adapted", str(other), "--queries", str(queries),
+    different = tmp_path / "different"
+    build_index(different, BuildOptions(sources=[f"mathlib={fewer}"], progress=False))
+    assert main(["steps", "--index", str(small_index), f"--{other}", str(different), "--queries", str(queries),
                  "--out", str(tmp_path)]) == 2
     assert "holds other records than" in capsys.readouterr().err

@@ -65,6 +65,19 @@ def test_a_rebuild_reuses_the_vectors_of_texts_already_embedded(
     assert not (tmp_path / "fast").exists() and not (tmp_path / "fast.partial").exists()
 
 
+def test_the_sentence_view_adds_a_vector_per_record_said_in_words(tmp_path: Path, small_index: Path,
+                                                                   fixtures_dir: Path) -> None:
+    sources = [f"mathlib={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"]
+    manifest = build_index(tmp_path / "sentences", BuildOptions(sources=sources, views=("text", "sentence"),
+                                                                progress=False, reuse=small_index))
+    index = Index.load(tmp_path / "sentences")
+    said = [i for i, s in enumerate(index.records) if s.informal_statement]
+    assert said and manifest["embedding"]["views"] == ["text", "sentence"]
+    assert sorted(index.dense.rows.tolist()) == sorted([*range(len(index.records)), *said])
+    # The text views were embedded by the index it reuses; only the sentences are new.
+    assert manifest["embedding"]["vectors_reused"] == len(index.records)
+
+
 def test_reuse_embeds_only_the_texts_that_changed(tmp_path: Path, small_index: Path, fixtures_dir: Path) -> None:
     import json
 

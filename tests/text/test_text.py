@@ -72,6 +72,20 @@ def test_doc_view_only_where_an_author_wrote_text() -> None:
     assert doc_view(latex) == text_view(latex) != ""
 
 
+def test_sentence_view_only_for_records_said_in_words() -> None:
+    from search.text.views import SENTENCE_CHARS, sentence_view, view_texts
+
+    record = Statement(id="m:two_le", source="m", kind="theorem", name="Nat.Prime.two_le",
+                       statement="theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p", language="lean")
+    assert sentence_view(record) == "" and view_texts(record)["sentence"] == ""
+    record.informal_statement = "For every natural number p, if p is a prime number, then 2 is at most p. " * 5
+    said = sentence_view(record)
+    name = "nat natural number prime two le less than or equal: "
+    assert said.startswith(name + "For every natural number p, if p is a prime number")
+    assert len(said) == len(name) + SENTENCE_CHARS
+    assert view_texts(record)["sentence"] == said
+
+
 def test_backslash_is_set_difference_only_outside_latex_control_words() -> None:
     assert "set differ" in " ".join(tokenize("s \\ t ⊆ s"))
     words = tokenize("the measure of $\\emptyset$ in $\\mathbb{R}$")
