@@ -136,7 +136,7 @@ def run_steps(index_dir: Path, queries: Sequence[LabelledQuery], steps: Sequence
     from search.index.store import Index
 
     index = Index.load(index_dir)
-    others = {name: path for name, path in (others or {}).items() if path}
+    others = others or {}
     directories = {"": index_dir, **others}
     indexes = {"": index, **{name: _same_records(Index.load(path), index) for name, path in others.items()}}
     built = index.lexical

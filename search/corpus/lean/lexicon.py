@@ -419,43 +419,44 @@ _EXTENDS = re.compile(r"\s+extends\s|\s+where\b")
 _UPPER_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9']*$")
 
 
-def _untyped_upper_camel(statement: Statement) -> bool:
-    """A definition whose header writes no type and whose name is UpperCamelCase (Mathlib names
-    data lowerCamelCase, propositions and types UpperCamelCase): a predicate or a type."""
-    _, type_ = binders_and_type(statement.statement)
-    return not type_.strip() and statement.kind in ("def", "abbrev", "irreducible_def") \
+def _upper_camel_definition(statement: Statement) -> bool:
+    """A definition whose name is UpperCamelCase (Mathlib names data lowerCamelCase, propositions
+    and types UpperCamelCase): when its header writes no type, a predicate or a type."""
+    return statement.kind in ("def", "abbrev", "irreducible_def") \
         and bool(_UPPER_CAMEL.match(statement.name.rsplit(".", 1)[-1]))
 
 
-def _used_as_type(statement: Statement, objects: frozenset[str]) -> bool:
-    """An untyped UpperCamelCase definition that binders name like objects (`objects`,
-    `named_like_objects`) and whose name is not a property's (`Is…`, `Has…`): a type
-    (`def PowerSeries (R) := MvPowerSeries Unit R`)."""
+def _named_like_a_type(statement: Statement, objects: frozenset[str]) -> bool:
+    """Binders name it like an object (`objects`, `named_like_objects`) and its name is not a
+    property's (`Is…`, `Has…`): an untyped definition so used is a type (`def PowerSeries (R) :=
+    MvPowerSeries Unit R`)."""
     last = statement.name.rsplit(".", 1)[-1]
-    return last in objects and not _PROPERTY_NAME.match(last) and _untyped_upper_camel(statement)
+    return last in objects and not _PROPERTY_NAME.match(last)
 
 
 def is_proposition_valued(statement: Statement, objects: frozenset[str] = frozenset()) -> bool:
     """Whether a constant is a predicate: its type ends in `Prop`; or, when its header writes no
     type, its name is UpperCamelCase, its value is no type, and binders do not name it like an
-    object (`_used_as_type`)."""
+    object (`_named_like_a_type`)."""
     _, type_ = binders_and_type(statement.statement)
     type_ = _EXTENDS.split(type_, 1)[0]  # `class IsDomain (α) [Semiring α] : Prop extends ...`
     if type_.strip():
         return bool(_PROP_RESULT.search(type_.strip()))
     value = str(statement.meta.get("value") or "")
-    return _untyped_upper_camel(statement) and not _used_as_type(statement, objects) \
+    return _upper_camel_definition(statement) and not _named_like_a_type(statement, objects) \
         and not _TYPE_RESULT.search(value) and not _PROP_RESULT.search(value)
 
 
 def is_type_valued(statement: Statement, objects: frozenset[str] = frozenset()) -> bool:
     """Whether a constant names a kind of thing: a structure, class or inductive type, a
-    definition whose type ends in `Type`/`Sort`, or one binders name like an object
-    (`_used_as_type`)."""
+    definition whose type ends in `Type`/`Sort`, or an untyped one binders name like an object
+    (`_named_like_a_type`)."""
     if statement.kind in ("structure", "class", "inductive", "class inductive", "class abbrev", "coinductive"):
         return not is_proposition_valued(statement)
     _, type_ = binders_and_type(statement.statement)
-    return bool(_TYPE_RESULT.search(type_.strip())) or _used_as_type(statement, objects)
+    if type_.strip():
+        return bool(_TYPE_RESULT.search(type_.strip()))
+    return _upper_camel_definition(statement) and _named_like_a_type(statement, objects)
 
 
 def named_like_objects(statements: Iterable[Statement]) -> frozenset[str]:
