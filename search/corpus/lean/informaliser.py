@@ -116,14 +116,15 @@ class _Speaker:
     def fill(self, phrase: Phrase, args: list[Expr], says) -> str:
         """The template with its slots said, aligned on the last arguments (the first ones may
         be `variable`s the header does not write). A constant applied to fewer arguments than
-        its template names: a slot in a list ("of f and a and {2}") is left out, any other is "it"."""
+        its template names: a slot in a list ("of f and a and {2}") or last ("integrable with {1}")
+        is left out, any other is "it"."""
         slots = phrase.slots
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
         for k, arg in enumerate(used):
             out = out.replace("{%d}" % k, says(arg).replace("{", "{{").replace("}", "}}"))
         out = re.sub(r" and \{\d+\}", "", out)
-        out = re.sub(r" of \{\d+\}$", "", out)
+        out = re.sub(r" (?:of|with) \{\d+\}$", "", out)
         return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
 
     # --- propositions ----------------------------------------------------------------------

@@ -299,6 +299,18 @@ def explicit_arguments(header: str) -> list[str]:
             for name in inner.split(":", 1)[0].split()]
 
 
+def own_arguments(header: str, args: list[str]) -> list[str]:
+    """The explicit arguments a statement is about: those no binder's type names (not the
+    field 𝕜 of `Differentiable 𝕜 f`, which `[NontriviallyNormedField 𝕜]` names). They come
+    last, so the slots that stand for them align from the right; the first is the subject
+    (`Integrable f μ`: f, `Function.Periodic f c`: f)."""
+    binders, _ = binders_and_type(header)
+    types = " ".join(inner.split(":", 1)[1] if ":" in inner else inner if bracket == "[" else ""
+                     for bracket, inner in binder_groups(binders))
+    named = set(re.findall(r"[^\s()\[\]{}:,.]+", types))
+    return [arg for arg in args if arg not in named]
+
+
 def _prepositional(verb: str, said: str, arity: int) -> Phrase | None:
     """A predicate whose name ends in prepositions, each taking one of the last arguments, the
     subject before them (and for `Has…`, the thing it has): `DifferentiableWithinAt 𝕜 f s x` ->
@@ -345,6 +357,10 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
             return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
         if verb == "is" and said.rsplit(" ", 1)[-1] in kinds and not _PREPOSITIONS.intersection(said.split()):
             said = with_article(said)  # not "stable under composition with ... target"
+        own = own_arguments(statement.statement, args)
+        if verb == "is" and len(own) >= 2 and own == args[-len(own):]:  # `Integrable f μ`: "{0} is integrable with {1}"
+            others = " and ".join("{%d}" % k for k in range(1, len(own)))
+            return Phrase("{0} is %s with %s" % (said, others), "predicate", "name")
         return Phrase("{0} %s %s" % (verb, said), "predicate", "name")
     slots = " and ".join("{%d}" % k for k in range(max(len(args), 1)))
     return Phrase(f"the {words.removesuffix(' of')} of {slots}", "function", "name")

@@ -43,6 +43,9 @@ CONSTANTS = [
     lean("CategoryTheory.NatTrans", "structure", "structure NatTrans (F G : C ⥤ D) : Type max u₁ v₂"),
     lean("addOrderOf", "def", "def addOrderOf (x : G) : ℕ"),
     lean("IsDomain", "class", "class IsDomain (α : Type u) [Semiring α] : Prop extends IsCancelMulZero α, Nontrivial α"),
+    lean("MeasureTheory.Integrable", "def", "def Integrable {α} [TopologicalSpace ε] {_ : MeasurableSpace α} "
+         "(f : α → ε) (μ : Measure α := by volume_tac) : Prop"),
+    lean("IsIntegral", "def", "def IsIntegral (R) [CommRing R] (x : A) : Prop"),
 ]
 
 
@@ -68,6 +71,8 @@ def lexicon() -> Lexicon:
     ("CategoryTheory.NatTrans", "natural transformation", "class", "name"),
     ("addOrderOf", "the additive order of {0}", "function", "name"),
     ("IsDomain", "{0} is domain", "predicate", "name"),
+    ("MeasureTheory.Integrable", "{0} is integrable with {1}", "predicate", "name"),
+    ("IsIntegral", "{0} is integral", "predicate", "name"),
 ])
 def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
     assert lexicon.phrases[name] == Phrase(template, role, source)
@@ -113,6 +118,9 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
      "every submodule s of M, s is finitely generated."),
     (lean("Hamming.instPseudoMetricSpace", "instance", "instance : PseudoMetricSpace (Hamming β)"),
      "Hamming β is a pseudo metric space."),
+    (lean("MeasureTheory.Integrable.add", "theorem", "theorem Integrable.add (hf : Integrable f μ) (hg : Integrable g) "
+          ": Integrable (f + g) μ", namespace="MeasureTheory"),
+     "If f is integrable with μ and g is integrable, then the sum of f and g is integrable with μ."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
