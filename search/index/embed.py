@@ -105,17 +105,18 @@ PACKAGED_MODELS: dict[str, PackagedModel] = {
 }
 
 
-def check_model(name_or_path: str) -> None:
-    """Raise ModelMissing when a packaged model's packages are not installed (a path is
-    checked when it is loaded)."""
-    if name_or_path in PACKAGED_MODELS:
-        PACKAGED_MODELS[name_or_path].check(name_or_path)
+def check_model(name_or_path: str) -> PackagedModel | None:
+    """The packaged model of that name (None for a path, checked when it is loaded); raise
+    ModelMissing when its packages are not installed."""
+    packaged = PACKAGED_MODELS.get(name_or_path)
+    if packaged is not None:
+        packaged.check(name_or_path)
+    return packaged
 
 
 def resolve_model(name_or_path: str) -> str:
     """A model name or path that loads offline: a packaged model's directory, else as given."""
-    check_model(name_or_path)
-    packaged = PACKAGED_MODELS.get(name_or_path)
+    packaged = check_model(name_or_path)
     return str(packaged.locate()) if packaged else name_or_path
 
 

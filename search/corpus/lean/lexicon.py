@@ -357,8 +357,8 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
             return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
         if verb == "is" and said.rsplit(" ", 1)[-1] in kinds and not _PREPOSITIONS.intersection(said.split()):
             said = with_article(said)  # not "stable under composition with ... target"
-        own = own_arguments(statement.statement, args)
-        if verb == "is" and len(own) >= 2 and own == args[-len(own):]:  # `Integrable f μ`: "{0} is integrable with {1}"
+        own = own_arguments(statement.statement, args) if verb == "is" and len(args) >= 2 else []
+        if len(own) >= 2 and own == args[-len(own):]:  # `Integrable f μ`: "{0} is integrable with {1}"
             others = " and ".join("{%d}" % k for k in range(1, len(own)))
             return Phrase("{0} is %s with %s" % (said, others), "predicate", "name")
         return Phrase("{0} %s %s" % (verb, said), "predicate", "name")
