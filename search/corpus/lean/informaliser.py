@@ -5,9 +5,10 @@ prime number, then 2 is at most p." The statement is read by the project's own t
 (`expr`, in its `WORDS` reading, which keeps the names binders bind), then said part by part:
 
 * instance binders are the setting (`[CommRing R]`: "a commutative ring R"), binders of a
-  type worth naming are the objects ("a natural number p", "a finite set s"), hypotheses and
-  the premises of an implication are conditions ("if p is a prime number"), and the
-  conclusion is said last;
+  type worth naming are the objects ("a natural number p", "a finite set s"), hypotheses,
+  the premises of an implication and classes named by what their argument is or has
+  (`[HasZeroMorphisms C]`: "if C has zero morphisms") are conditions ("if p is a prime
+  number"), and the conclusion is said last;
 * a constant is said by its phrase in the lexicon (`lexicon`): a predicate of its arguments
   ("s is compact"), a function as a noun phrase ("the derivative of f at the point x");
   quantifiers, connectives, set-builder and big operators have their own words; arithmetic
@@ -29,7 +30,7 @@ from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
 from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
-from search.corpus.lean.lexicon import HYPOTHESIS, Lexicon, Phrase, is_adjective, with_article, words_of
+from search.corpus.lean.lexicon import HYPOTHESIS, Lexicon, Phrase, is_adjective, is_verb_phrase, with_article, words_of
 from search.corpus.lean.syntax import term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -233,8 +234,25 @@ class _Speaker:
         if phrase is None or phrase.role != "class":
             return "", ""
         said = self.fill(phrase, args, lambda a: self.term(a, 100)) if phrase.slots else phrase.template
+        if len(said) < 2:  # `x : X.N`: a one-letter type says nothing ("a n x")
+            return "", ""
         split = _TAIL.search(said)
         return (said[:split.start()], said[split.start() + 1:]) if split else (said, "")
+
+    def class_property(self, e: Expr) -> str:
+        """A class whose name says something of its last argument, as a claim: `HasZeroMorphisms
+        C` -> "C has zero morphisms", `HasLimitsOfShape J C` -> "C has limits of shape J"; "" for a
+        class that names a kind of thing (`CommRing R`)."""
+        head, args = _head(e)
+        if head[0] != "c" or not args:
+            return ""
+        words = _class_words(self.phrase(head[1]), head[1])
+        if not is_verb_phrase(words):
+            return ""
+        said = f"{self.term(args[-1])} {words}"
+        if len(args) > 1:  # what it has ("has limits of shape J"), or what it is over ("is torsion free over R")
+            said += f"{' over' if words.startswith('is ') else ''} {_join([self.term(a, 100) for a in args[:-1]])}"
+        return said
 
     def named(self, name: str, type_: Expr, article: bool = True) -> str:
         """A variable with what its type says it is: "a finite set s of γ"; the bare name else."""
@@ -333,6 +351,8 @@ class Informaliser:
             _, name, domain, body, bracket = e
             if bracket == "[" and speaker.is_proposition(domain):  # `[Fact p.Prime]`, `[IsDomain R]`
                 conditions.append(speaker.claim(domain))
+            elif bracket == "[" and (condition := speaker.class_property(domain)):
+                conditions.append(condition)
             elif bracket == "[":
                 setting = self._setting(domain, speaker)
                 if setting:
@@ -387,6 +407,8 @@ class Informaliser:
         phrase = speaker.phrase(head[1])
         if phrase is not None and phrase.role == "predicate":
             return speaker.claim(e)
+        if said := speaker.class_property(e):
+            return said
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1]) if args else ""
         over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
@@ -417,14 +439,17 @@ class Informaliser:
             head = speaker.fill(own, [("l", a) for a in args], speaker.term)
         else:
             words = _class_words(own, s.name)
-            head = f"{args[-1]} is {with_article(words)}" if args else with_article(words)
+            kind = words if is_verb_phrase(words) else f"is {with_article(words)}"
+            head = f"{args[-1]} {kind}" if args else with_article(words)
             if len(args) > 1:
                 head += f" over {_join(args[:-1])}"
         parents = re.split(r"\s*,\s*", s.statement.split(" extends ", 1)[1]) if " extends " in s.statement else []
         parent_words = [words_of(p.split()[0]) for p in parents if p.split()]
-        if parent_words:
-            head += f", extending {_join([with_article(w) for w in parent_words])},"
-        data, requirements = [], []
+        kinds = [with_article(w) for w in parent_words if not is_verb_phrase(w)]
+        if kinds:
+            head += f", extending {_join(kinds)},"
+        # a parent named by what its subject is or has is required of it ("if P is monoidal stable")
+        data, requirements = [], [f"{args[-1]} {w}" for w in parent_words if is_verb_phrase(w) and args]
         for f in self.fields.get(s.name, ()):
             said = self._field(f, speaker)
             if said is None:

@@ -215,6 +215,12 @@ def with_article(noun: str) -> str:
     return ("an " if _VOWEL.match(noun) else "a ") + noun
 
 
+def is_verb_phrase(words: str) -> bool:
+    """Whether a name's words begin with a predicate's verb (`HasZeroMorphisms`: "has zero
+    morphisms"), so that they say something of a subject rather than name a kind of thing."""
+    return words.split(" ", 1)[0] in _PREDICATE_PREFIXES
+
+
 def is_adjective(word: str) -> bool:
     """Whether a word of a name says a property rather than a kind of thing."""
     word = word.lower()

@@ -46,6 +46,10 @@ CONSTANTS = [
     lean("MeasureTheory.Integrable", "def", "def Integrable {α} [TopologicalSpace ε] {_ : MeasurableSpace α} "
          "(f : α → ε) (μ : Measure α := by volume_tac) : Prop"),
     lean("IsIntegral", "def", "def IsIntegral (R) [CommRing R] (x : A) : Prop"),
+    lean("CategoryTheory.Limits.HasZeroMorphisms", "class",
+         "class HasZeroMorphisms (C : Type u) [Category.{v} C] : Type max u (v + 1)"),
+    lean("CategoryTheory.Limits.HasColimitsOfSize", "class", "class HasColimitsOfSize (J : Type w) (C : Type u) : Type"),
+    lean("SSet.N", "structure", "structure N (X : SSet.{u}) : Type u"),
 ]
 
 
@@ -121,6 +125,19 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     (lean("MeasureTheory.Integrable.add", "theorem", "theorem Integrable.add (hf : Integrable f μ) (hg : Integrable g) "
           ": Integrable (f + g) μ", namespace="MeasureTheory"),
      "If f is integrable with μ and g is integrable, then the sum of f and g is integrable with μ."),
+    # a class named by what its argument has is a condition on it, not a kind of thing ("a has zero morphisms C")
+    (lean("CategoryTheory.Limits.zero_comp", "theorem", "theorem zero_comp [HasZeroMorphisms C] [HasColimitsOfSize J C] "
+          "(X : C) : X = X", namespace="CategoryTheory.Limits"),
+     "If C has zero morphisms and C has colimits of size J, then X equals X."),
+    (lean("CategoryTheory.Limits.Foo.instHasZeroMorphisms", "instance", "instance : HasZeroMorphisms (Foo C)",
+          namespace="CategoryTheory.Limits"),
+     "Foo of C has zero morphisms."),
+    (lean("CategoryTheory.MorphismProperty.IsStableUnderBraiding", "class", "class IsStableUnderBraiding "
+          "(P : MorphismProperty C) extends P.IsMonoidalStable, Foo P : Type"),
+     "P is stable under braiding, extending a foo, such that P is monoidal stable."),
+    # a one-letter type's name says nothing of its terms ("for a n x and a n y")
+    (lean("SSet.N.dim_lt_of_lt", "theorem", "lemma dim_lt_of_lt {x y : X.N} (h : x < y) : x = y", namespace="SSet.N"),
+     "If x is less than y, then x equals y."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
