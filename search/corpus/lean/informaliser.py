@@ -118,14 +118,17 @@ class _Speaker:
         """The template with its slots said, aligned on the last arguments (the first ones may
         be `variable`s the header does not write). A constant applied to fewer arguments than
         its template names: a slot in a list ("of f and a and {2}") or last ("integrable with {1}")
-        is left out, any other is "it"."""
+        is left out, any other is "it". Arguments with a default value that the statement writes
+        (`HasSum f a L`) are not aligned with slots of the others ("f has sum a")."""
         slots = phrase.slots
+        if phrase.optional and not phrase.aligned_left and len(args) > slots:
+            args = args[:len(args) - min(phrase.optional, len(args) - slots)]
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
         for k, arg in enumerate(used):
             out = out.replace("{%d}" % k, says(arg).replace("{", "{{").replace("}", "}}"))
         out = re.sub(r" and \{\d+\}", "", out)
-        out = re.sub(r" (?:of|with) \{\d+\}$", "", out)
+        out = re.sub(r" (?:of|with|with respect to) \{\d+\}$", "", out)
         return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
 
     # --- propositions ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -45,6 +45,9 @@ class Phrase:
     template: str
     role: str
     source: str
+    #: Explicit arguments at the end of the constant's header that have a default value
+    #: (`HasSum f a (L := unconditional β)`), which a statement may write or leave out.
+    optional: int = field(default=0, compare=False)
 
     @property
     def aligned_left(self) -> bool:
@@ -305,6 +308,17 @@ def explicit_arguments(header: str) -> list[str]:
             for name in inner.split(":", 1)[0].split()]
 
 
+def optional_arguments(header: str) -> int:
+    """How many of a header's last explicit binders have a default value (`(L := unconditional
+    β)`, `(μ : Measure α := by volume_tac)`), counted from the end."""
+    count = 0
+    for bracket, inner in reversed([g for g in binder_groups(header) if g[0] == "("]):
+        if ":=" not in inner:
+            break
+        count += len(inner.split(":", 1)[0].split())
+    return count
+
+
 def own_arguments(header: str, args: list[str]) -> list[str]:
     """The explicit arguments a statement is about: those no binder's type names (not the
     field 𝕜 of `Differentiable 𝕜 f`, which `[NontriviallyNormedField 𝕜]` names). They come
@@ -522,8 +536,9 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         args = explicit_arguments(binders)
         prop = is_proposition_valued(s, objects)
         is_type = is_type_valued(s, objects)
-        phrases[s.name] = (from_docstring(s, args, prop) if not is_type else None) \
-            or from_name(s, args, prop, is_type, kinds)
+        phrase = (from_docstring(s, args, prop) if not is_type else None) or from_name(s, args, prop, is_type, kinds)
+        optional = optional_arguments(binders)
+        phrases[s.name] = replace(phrase, optional=optional) if optional and phrase.slots else phrase
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
     return Lexicon(phrases)

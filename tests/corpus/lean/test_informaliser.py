@@ -50,6 +50,9 @@ CONSTANTS = [
          "class HasZeroMorphisms (C : Type u) [Category.{v} C] : Type max u (v + 1)"),
     lean("CategoryTheory.Limits.HasColimitsOfSize", "class", "class HasColimitsOfSize (J : Type w) (C : Type u) : Type"),
     lean("SSet.N", "structure", "structure N (X : SSet.{u}) : Type u"),
+    lean("HasProd", "def", "def HasProd (f : β → α) (a : α) (L := unconditional β) : Prop"),
+    lean("Multipliable", "def", "def Multipliable (f : β → α) (L := unconditional β) : Prop",
+         "`f` is multipliable with respect to `L` if it has a product along `L`."),
 ]
 
 
@@ -80,6 +83,11 @@ def lexicon() -> Lexicon:
 ])
 def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
     assert lexicon.phrases[name] == Phrase(template, role, source)
+
+
+def test_arguments_with_a_default_value_are_counted_from_the_end(lexicon: Lexicon) -> None:
+    assert [lexicon.phrases[n].optional for n in ("HasProd", "Multipliable", "MeasureTheory.Integrable", "HasSum")] \
+        == [1, 1, 1, 0]
 
 
 def test_notation_and_corrections(tmp_path: Path) -> None:
@@ -135,6 +143,14 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     (lean("CategoryTheory.MorphismProperty.IsStableUnderBraiding", "class", "class IsStableUnderBraiding "
           "(P : MorphismProperty C) extends P.IsMonoidalStable, Foo P : Type"),
      "P is stable under braiding, extending a foo, such that P is monoidal stable."),
+    # an argument with a default value, written or not, is not taken for another's slot
+    (lean("HasProd.mul", "theorem", "theorem HasProd.mul (hf : HasProd f a L) (hg : HasProd g b) : "
+          "HasProd (f * g) (a * b) L"),
+     "If f has prod a and g has prod b, then the product of f and g has prod the product of a and b."),
+    (lean("Multipliable.mul", "theorem", "theorem Multipliable.mul (hf : Multipliable f L) (hg : Multipliable g) : "
+          "Multipliable (f * g) L"),
+     "If f is multipliable with respect to L and g is multipliable, then the product of f and g is multipliable "
+     "with respect to L."),
     # a one-letter type's name says nothing of its terms ("for a n x and a n y")
     (lean("SSet.N.dim_lt_of_lt", "theorem", "lemma dim_lt_of_lt {x y : X.N} (h : x < y) : x = y", namespace="SSet.N"),
      "If x is less than y, then x equals y."),
