@@ -121,7 +121,7 @@ class _Speaker:
         is left out, any other is "it". Arguments with a default value that the statement writes
         (`HasSum f a L`) are not aligned with slots of the others ("f has sum a")."""
         slots = phrase.slots
-        if phrase.optional and not phrase.aligned_left and len(args) > slots:
+        if phrase.optional and len(args) > slots:  # only phrases made from a header have optional arguments
             args = args[:len(args) - min(phrase.optional, len(args) - slots)]
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
@@ -252,10 +252,13 @@ class _Speaker:
         words = _class_words(self.phrase(head[1]), head[1])
         if not is_verb_phrase(words):
             return ""
-        said = f"{self.term(args[-1])} {words}"
-        if len(args) > 1:  # what it has ("has limits of shape J"), or what it is over ("is torsion free over R")
-            said += f"{' over' if words.startswith('is ') else ''} {_join([self.term(a, 100) for a in args[:-1]])}"
-        return said
+        # what it has ("has limits of shape J"), or what it is over ("is torsion free over R")
+        return f"{self.term(args[-1])} {words}{self.over(args, ' over' if words.startswith('is ') else '')}"
+
+    def over(self, args: list[Expr], word: str = " over") -> str:
+        """A class's arguments before its subject (the last), said after it: " over R and S";
+        "" for a class of one argument."""
+        return f"{word} {_join([self.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
 
     def named(self, name: str, type_: Expr, article: bool = True) -> str:
         """A variable with what its type says it is: "a finite set s of γ"; the bare name else."""
@@ -386,8 +389,7 @@ class Informaliser:
         phrase = speaker.phrase(head[1])
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1], 100) if args else ""
-        over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
-        return f"{with_article(words)} {subject}{over}".strip()
+        return f"{with_article(words)} {subject}{speaker.over(args)}".strip()
 
     def _main(self, s: Statement, e: Expr, speaker: _Speaker) -> str:
         """What the record is or states, once its binders are said."""
@@ -414,9 +416,8 @@ class Informaliser:
             return said
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1]) if args else ""
-        over = f" over {_join([speaker.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
         kind = words if all(map(is_adjective, words.split())) else with_article(words)  # "inhabited"
-        return f"{subject} is {kind}{over}"
+        return f"{subject} is {kind}{speaker.over(args)}"
 
     def _definition(self, s: Statement, type_: Expr, speaker: _Speaker) -> str:
         """A definition by its value ("the hamming distance of x and y is the number of ..."),

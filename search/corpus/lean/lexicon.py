@@ -363,7 +363,7 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
         return Phrase(words, "class", "name")
     if prop:
         first, _, rest = words.partition(" ")
-        verb, said = (first, rest) if first in _PREDICATE_PREFIXES and rest else ("is", words)
+        verb, said = (first, rest) if is_verb_phrase(words) and rest else ("is", words)
         if first == "no" and rest:
             verb = "has"
         prepositional = _prepositional(verb, said, len(args))
