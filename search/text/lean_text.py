@@ -104,10 +104,13 @@ NOTATION: dict[str, str] = {
     "=ᶠ": " eventually equal ", "∂μ": " with respect to measure ", "deriv": " derivative ",
     "⌊": " floor ", "⌈": " ceiling ", "!": " factorial ", "ε": " epsilon ", "δ": " delta ",
 }
-#: A backslash before a letter starts a LaTeX control word (`\mathbb` in a docstring), not
-#: Lean's set difference (`s \ t`).
+#: Where a symbol of NOTATION is something else: a backslash before a letter starts a LaTeX
+#: control word (`\mathbb` in a docstring), not Lean's set difference (`s \ t`); a hyphen between
+#: letters joins words ("R-module", "two-sided"), not a subtraction; `deriv` followed by a small
+#: letter begins an English word ("derivation", "derived"), not the derivative (`deriv`, `fderiv_add`).
+_NOTATION_PATTERNS = {"\\": r"\\(?![A-Za-z])", "-": r"(?<![^\W\d_])-|-(?![^\W\d_])", "deriv": r"deriv(?![a-z])"}
 _NOTATION_RE = re.compile("|".join(
-    r"\\(?![A-Za-z])" if k == "\\" else re.escape(k) for k in sorted(NOTATION, key=len, reverse=True)
+    _NOTATION_PATTERNS.get(k, re.escape(k)) for k in sorted(NOTATION, key=len, reverse=True)
 ))
 
 

@@ -91,3 +91,16 @@ def test_backslash_is_set_difference_only_outside_latex_control_words() -> None:
     words = tokenize("the measure of $\\emptyset$ in $\\mathbb{R}$")
     assert "set" not in words and "differ" not in words
     assert "mathbb" in words and "emptyset" in words
+
+
+def test_a_hyphen_between_letters_joins_words_and_is_no_subtraction() -> None:
+    assert tokenize("a Noetherian R-module") == ["noetherian", "r", "modul"]
+    assert tokenize("a two-sided inverse") == ["two", "side", "invers"]
+    assert tokenize("x - y") == tokenize("x-1")[:2] + ["y"] == ["x", "minus", "y"]
+    assert tokenize("-x") == ["minus", "x"]
+
+
+def test_deriv_is_the_derivative_only_where_no_english_word_goes_on() -> None:
+    assert tokenize("deriv_mul fderiv derivWithin") == ["deriv", "mul", "f", "deriv", "deriv", "within"]
+    # the stemmer gives one stem to these; the derivative's words must not add a second ("ativ", "ation")
+    assert tokenize("derivative derivation derived") == ["deriv", "deriv", "deriv"]

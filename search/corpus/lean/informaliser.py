@@ -73,11 +73,24 @@ _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "De
                              "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
+#: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
+_IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
+#: A sentence's own first words, which open it capitalised even where the statement binds such a name.
+_OPENING_WORDS = frozenset({"for", "if", "the", "there", "every", "some", "no", "all"})
 
 
 def _class_words(phrase: Phrase | None, name: str) -> str:
     """A type's words: its lexicon phrase when that names a kind of thing, else its name's words."""
     return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else words_of(name)
+
+
+def _capitalised(said: str, header: str) -> str:
+    """The sentence with its first letter a capital, unless it opens on a name the statement
+    writes: "f * g equals ..." must not become "F * g equals ...", another variable."""
+    first = _IDENTIFIER.match(said)
+    if first and first.group() not in _OPENING_WORDS and first.group() in _IDENTIFIER.findall(header):
+        return said
+    return said[0].upper() + said[1:]
 
 
 def _head(e: Expr) -> tuple[Expr, list[Expr]]:
@@ -344,8 +357,7 @@ class Informaliser:
             return None
         if not said:
             return None
-        said = " ".join(said.split())
-        said = said[0].upper() + said[1:]
+        said = _capitalised(" ".join(said.split()), header)
         if len(said) > SENTENCE_CHARS:
             said = said[:SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
         return Said(said if said.endswith((".", "…")) else said + ".", speaker.sources)

@@ -234,7 +234,8 @@ def _first_sentence(doc: str) -> str:
     return _SENTENCE.split(" ".join(doc.split("\n")).strip(), 1)[0].strip() if doc else ""
 
 
-_EMPHASIS = re.compile(r"\*+([^*]+)\*+")
+#: Markdown emphasis, with stars (`*cyclic*`, `**cyclic**`) or underscores around words (`_even_`).
+_EMPHASIS = re.compile(r"\*+([^*]+)\*+|(?<!\w)_([^_\s][^_]*?)_(?!\w)")
 #: Filler between "is" and the property: "is called *cyclic*", "is said to be polynomial".
 _FILLER = re.compile(r"\bis (?:called|said to be|defined to be|defined as) ")
 _VERBS = frozenset({"get", "gets", "return", "returns", "compute", "computes", "prove", "proves", "attempt",
@@ -244,7 +245,7 @@ _VERBS = frozenset({"get", "gets", "return", "returns", "compute", "computes", "
 
 def _tidy(phrase: str) -> str:
     """A phrase without Markdown emphasis or filler words, and cut before a second `is`."""
-    phrase = _FILLER.sub("is ", _EMPHASIS.sub(r"\1", phrase))
+    phrase = _FILLER.sub("is ", _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), phrase))
     head, sep, _ = phrase.partition(" is ")
     return head if sep and not phrase.startswith("{") else phrase
 

@@ -51,6 +51,7 @@ CONSTANTS = [
     lean("CategoryTheory.Limits.HasColimitsOfSize", "class", "class HasColimitsOfSize (J : Type w) (C : Type u) : Type"),
     lean("SSet.N", "structure", "structure N (X : SSet.{u}) : Type u"),
     lean("HasProd", "def", "def HasProd (f : β → α) (a : α) (L := unconditional β) : Prop"),
+    lean("Function.Even", "def", "def Function.Even (f : α → β) : Prop", "A function `f` is _even_ if it satisfies"),
     lean("Multipliable", "def", "def Multipliable (f : β → α) (L := unconditional β) : Prop",
          "`f` is multipliable with respect to `L` if it has a product along `L`."),
 ]
@@ -154,6 +155,11 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     # a one-letter type's name says nothing of its terms ("for a n x and a n y")
     (lean("SSet.N.dim_lt_of_lt", "theorem", "lemma dim_lt_of_lt {x y : X.N} (h : x < y) : x = y", namespace="SSet.N"),
      "If x is less than y, then x equals y."),
+    # a sentence that opens on a variable keeps its letter: "F times g" would be another variable
+    (lean("Even.mul_self", "theorem", "theorem Even.mul_self (f g : α) : f * g = g * f"),
+     "f * g equals g * f."),
+    (lean("Function.Even.add", "theorem", "theorem Function.Even.add (hf : Function.Even f) : Function.Even (f + f)"),
+     "If f is even, then the sum of f and f is even."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
