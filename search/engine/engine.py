@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 from search.engine import variants
 from search.engine.fusion import fuse
 from search.engine.names import NameTable, TitleTable, TypeNames, spelled_names
-from search.engine.query import ParsedQuery, parse_query
+from search.engine.query import ParsedQuery, parse_query, without_counts
 from search.engine.ranking import Ranking
 from search.engine.stages import Signals, StageContext
 from search.index.signals import Selection, no_lexical_scores
@@ -149,7 +149,8 @@ class Engine:
                     close = self.name_table.similar(name, ranking.fuzzy_cutoff, depth)
                     out["fuzzy"] = self._ranked_names(close, allowed, depth)
         with clock("lexical"):
-            words = tokenize(parsed.plain if ranking.latex_as_text else parsed.text)
+            text = parsed.plain if ranking.latex_as_text else parsed.text
+            words = tokenize(text if ranking.lexical_counts else without_counts(text))
             main = index.lexical.rank(words, depth, selection)
             out["bm25"] = (main.positions, main.scores)
             names = index.names.rank(words + name_tokens(parsed.text), depth, selection)

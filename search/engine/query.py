@@ -24,6 +24,9 @@ _CODE = re.compile(r"`[^`]+`")
 #: ... or, outside LaTeX, a binder, arrow or turnstile Lean writes as a symbol (`∀ a, ...`).
 _LEAN_SYMBOLS = re.compile(r"[∀∃→↔⊢⟶≫↦]|:=")
 
+#: A number word counting the things after it: "two even numbers", not "two-sided" or "two_mul".
+_COUNT = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten)\s+(?=[^\W\d_])", re.IGNORECASE)
+
 #: What `parse_query` tells queries apart by, the text kinds last.
 KINDS = ("name", "substring", "lean", "latex", "natural")
 
@@ -65,3 +68,8 @@ def parse_query(text: str) -> ParsedQuery:
     if _LATEX.search(text):
         return ParsedQuery(text, "latex")
     return ParsedQuery(text, "lean" if _LEAN_SYMBOLS.search(text) else "natural")
+
+
+def without_counts(text: str) -> str:
+    """The text without the number words that count the things after them (`_COUNT`)."""
+    return _COUNT.sub("", text)

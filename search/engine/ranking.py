@@ -55,6 +55,10 @@ class Ranking:
     #: LaTeX in a query reaches BM25+ and the names index as Unicode text; the dense signal
     #: always reads the query as typed.
     latex_as_text: bool = True
+    #: A number word that counts the things after it ("the sum of two even numbers") is a word
+    #: of the lexical query; when False it is left out there, as a statement names its things
+    #: and does not count them, while names count numbers (`even_add_two`, `two_mul`).
+    lexical_counts: bool = True
     #: A misspelt name still matches when its similarity ratio (0-100) reaches this.
     fuzzy_cutoff: float = 85
     #: A query names a famous title when its similarity ratio (0-100) with it reaches this.

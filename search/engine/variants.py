@@ -79,6 +79,7 @@ register(DEFAULT, Ranking(
              "title": 1.0, "spelled": 1.0, "types": 1.0},
     styles={"lean": {"dense": 0.5}},
     rrf_k=10,
+    lexical_counts=False,
     stages=(ExactName(boost=1.0, signals=("exact", "title")), PagerankPrior(weight=1e-3),
             DependentsPrior(weight=0.15, saturation=20_000)),
     description="weighted RRF of every signal (k = 10), dense at half weight for Lean code, exact names and "

@@ -1,6 +1,7 @@
 """The engine over a small index built end to end from fixture corpora: names, text, filters,
 groups, variants, priors, stage timings."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,33 @@ def test_search_reports_the_time_of_each_stage(small_index: Path) -> None:
 def test_a_result_count_below_one_is_refused(small_index: Path) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         Engine(Index.load(small_index)).search("commutative", k=0)
+
+
+def _lean_line(name: str, signature: str) -> str:
+    return json.dumps({"module": "Mathlib.Algebra.Group.Even", "path": "Mathlib/Algebra/Group/Even.lean",
+                       "attributes": [], "modifiers": [], "namespace": "", "opens": [], "opens_scoped": [],
+                       "fields": [], "constructors": [], "refs": [], "source": "mathlib", "commit": "abc123",
+                       "docstring": None, "name": name, "kind": "theorem", "line": 1, "end_line": 2,
+                       "signature": signature, "url": ""})
+
+
+def test_a_count_word_is_no_word_of_the_lexical_query(tmp_path: Path) -> None:
+    from search.index.build import BuildOptions, build_index
+
+    corpus = tmp_path / "even.jsonl"
+    corpus.write_text("\n".join([
+        _lean_line("Even.add", "theorem Even.add {a b : α} : Even a → Even b → Even (a + b)"),
+        _lean_line("even_add_two", "theorem even_add_two {n : ℕ} : Even (n + 2) ↔ Even n"),
+        _lean_line("Odd.add_odd", "theorem Odd.add_odd {a b : α} : Odd a → Odd b → Even (a + b)"),
+    ]) + "\n", encoding="utf-8")
+    build_index(tmp_path / "index", BuildOptions(sources=[f"mathlib={corpus}"], views=("name",), progress=False))
+    engine = Engine(Index.load(tmp_path / "index"))
+
+    def lexical(query: str, variant: str) -> dict[str, float]:
+        return {r.statement.name: r.signals["bm25"]["score"] for r in engine.search(query, k=3, variant=variant)}
+
+    # BM25+ alone reads "two", a word of the statement that names the number 2; `default` reads
+    # the query as if "two", which counts the even numbers, were not there
+    counted = lexical("the sum of two even numbers is even", "bm25")
+    assert counted["even_add_two"] > lexical("the sum of even numbers is even", "bm25")["even_add_two"]
+    assert lexical("the sum of two even numbers is even", "default") == lexical("the sum of even numbers is even", "bm25")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from search.engine.query import parse_query, plain_text
+from search.engine.query import parse_query, plain_text, without_counts
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,10 @@ def test_latex_queries_become_unicode_text() -> None:
 def test_plain_text_leaves_prose_and_lean_alone() -> None:
     for text in ("continuous functions on compact sets", "∀ ε > 0, ∃ δ > 0, s \\ t ⊆ u"):
         assert plain_text(text) == text
+
+
+def test_without_counts_leaves_numbers_that_are_no_count() -> None:
+    assert without_counts("the sum of two even numbers is even") == "the sum of even numbers is even"
+    assert without_counts("Three points on a line") == "points on a line"
+    for text in ("a two-sided inverse", "two_mul", "between two", "2 ≤ p", "twofold"):
+        assert without_counts(text) == text
