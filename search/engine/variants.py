@@ -69,8 +69,9 @@ register("rrf", Ranking(
 ))
 #: Weighted RRF over every signal with a small k, so that a record near the top of one signal
 #: counts; the dense signal at half weight for a query in Lean code, which the embedding model,
-#: trained on English, reads poorly; exact names first; priors for the statements others build
-#: on. Chosen on MathlibQR's dev half (docs/ranking.md, "How `default` got there", has a command
+#: trained on English, reads poorly; its lexical signals reading a plain statement's nouns, not
+#: the number words that count them (`Ranking.lexical_counts`); exact names first; priors for the
+#: statements others build on. Chosen on MathlibQR's dev half (docs/ranking.md, "How `default` got there", has a command
 #: per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
@@ -82,6 +83,6 @@ register(DEFAULT, Ranking(
     lexical_counts=False,
     stages=(ExactName(boost=1.0, signals=("exact", "title")), PagerankPrior(weight=1e-3),
             DependentsPrior(weight=0.15, saturation=20_000)),
-    description="weighted RRF of every signal (k = 10), dense at half weight for Lean code, exact names and "
-    "famous titles first, PageRank and dependents priors",
+    description="weighted RRF of every signal (k = 10), dense at half weight for Lean code, words that count "
+    "(\"two\") left out of the lexical query, exact names and famous titles first, PageRank and dependents priors",
 ))
