@@ -56,10 +56,11 @@ def _parts_without(*dropped: str) -> tuple[str, ...]:
 
 #: Every kind of query weighed alike, as before the route of Lean code.
 _UNROUTED = "styles.lean.dense=1.0"
-#: Number words that count things ("two even numbers") in the lexical query, as before they were left out.
-_COUNTED = "lexical_counts=True"
-_BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)", _UNROUTED, _COUNTED)
-_BEFORE_TYPES = (_without_signals("types"), _UNROUTED, _COUNTED)
+#: ... and number words that count things ("two even numbers") in the lexical query, as before
+#: they were left out: every step before the one that leaves them out.
+_BEFORE_COUNTS = (_UNROUTED, "lexical_counts=True")
+_BEFORE_TITLES = (_without_signals("title", "spelled", "types"), "exact_name.signals=('exact',)", *_BEFORE_COUNTS)
+_BEFORE_TYPES = (_without_signals("types"), *_BEFORE_COUNTS)
 _BEFORE_INFORMAL = _parts_without("informal", "fields", "sentence")
 _DENSE_ONLY = ("signals=('dense',)", _UNROUTED)
 #: The index built with the adapted embedding model (search/index/adapt.py).
@@ -109,8 +110,8 @@ STEPS = (
     Step("informal", "+ informal text (module docs, structure and definition docstrings) in BM25+",
          _BEFORE_TYPES, _parts_without("fields", "sentence")),
     Step("fields", "+ a structure's fields in BM25+", _BEFORE_TYPES, _parts_without("sentence")),
-    Step("types", "+ types found by their own name spelled in words", (_UNROUTED, _COUNTED), _parts_without("sentence")),
-    Step("sentence", "+ Lean statements said in words by the informaliser, in BM25+", (_UNROUTED, _COUNTED)),
+    Step("types", "+ types found by their own name spelled in words", _BEFORE_COUNTS, _parts_without("sentence")),
+    Step("sentence", "+ Lean statements said in words by the informaliser, in BM25+", _BEFORE_COUNTS),
     Step("counts", "+ number words that count things (\"two even numbers\") left out of the lexical query",
          (_UNROUTED,)),
     Step(variants.DEFAULT, "+ the dense signal at half weight for queries in Lean code (= `default`)"),

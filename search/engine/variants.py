@@ -71,8 +71,8 @@ register("rrf", Ranking(
 #: counts; the dense signal at half weight for a query in Lean code, which the embedding model,
 #: trained on English, reads poorly; its lexical signals reading a plain statement's nouns, not
 #: the number words that count them (`Ranking.lexical_counts`); exact names first; priors for the
-#: statements others build on. Chosen on MathlibQR's dev half (docs/ranking.md, "How `default` got there", has a command
-#: per row of that choice).
+#: statements others build on. Chosen on MathlibQR's dev half (docs/ranking.md, "How `default`
+#: got there", has a command per row of that choice).
 register(DEFAULT, Ranking(
     Fusion.RRF,
     signals=("dense", "bm25", "names", "exact", "substring", "prefix", "fuzzy", "title", "spelled", "types"),

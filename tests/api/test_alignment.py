@@ -4,7 +4,6 @@ Over a small index whose Lean part links `@[stacks 0003]` to a Stacks-like lemma
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from search.engine.alignment import aligned, alignment_query
 from search.engine.engine import Engine
 from search.index.build import BuildOptions, build_index
 from search.index.store import Index
+from tests.lean_lines import write_lean_lines
 
 DECLARATIONS = [
     {"name": "PrimeSpectrum.compactSpace", "kind": "theorem", "signature": "theorem compactSpace (R : Type u) [CommRing R] : CompactSpace (PrimeSpectrum R)",
@@ -28,9 +28,7 @@ DECLARATIONS = [
 @pytest.fixture(scope="module")
 def linked(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Engine:
     root = tmp_path_factory.mktemp("aligned")
-    lean = root / "lean.jsonl"
-    lean.write_text("".join(json.dumps({**row, "refs": [], "fields": [], "constructors": [], "line": 1, "end_line": 2,
-                                        "path": "x.lean", "url": "", "commit": ""}) + "\n" for row in DECLARATIONS))
+    lean = write_lean_lines(root / "lean.jsonl", DECLARATIONS)
     sources = [f"mathlib={lean}", f"stacks={fixtures_dir / 'latex' / 'stackslike'}"]
     build_index(root / "index", BuildOptions(sources=sources, backend="torch", progress=False))
     return Engine(Index.load(root / "index"))

@@ -1,13 +1,13 @@
 """The engine over a small index built end to end from fixture corpora: names, text, filters,
 groups, variants, priors, stage timings."""
 
-import json
 from pathlib import Path
 
 import pytest
 
 from search.engine.engine import Engine
 from search.index.store import Index
+from tests.lean_lines import write_lean_lines
 
 
 def test_exact_name_comes_first_and_groups_collapse(small_index: Path) -> None:
@@ -83,23 +83,14 @@ def test_a_result_count_below_one_is_refused(small_index: Path) -> None:
         Engine(Index.load(small_index)).search("commutative", k=0)
 
 
-def _lean_line(name: str, signature: str) -> str:
-    return json.dumps({"module": "Mathlib.Algebra.Group.Even", "path": "Mathlib/Algebra/Group/Even.lean",
-                       "attributes": [], "modifiers": [], "namespace": "", "opens": [], "opens_scoped": [],
-                       "fields": [], "constructors": [], "refs": [], "source": "mathlib", "commit": "abc123",
-                       "docstring": None, "name": name, "kind": "theorem", "line": 1, "end_line": 2,
-                       "signature": signature, "url": ""})
-
-
 def test_a_count_word_is_no_word_of_the_lexical_query(tmp_path: Path) -> None:
     from search.index.build import BuildOptions, build_index
 
-    corpus = tmp_path / "even.jsonl"
-    corpus.write_text("\n".join([
-        _lean_line("Even.add", "theorem Even.add {a b : α} : Even a → Even b → Even (a + b)"),
-        _lean_line("even_add_two", "theorem even_add_two {n : ℕ} : Even (n + 2) ↔ Even n"),
-        _lean_line("Odd.add_odd", "theorem Odd.add_odd {a b : α} : Odd a → Odd b → Even (a + b)"),
-    ]) + "\n", encoding="utf-8")
+    corpus = write_lean_lines(tmp_path / "even.jsonl", (
+        {"name": name, "signature": signature, "module": "Mathlib.Algebra.Group.Even"}
+        for name, signature in [("Even.add", "theorem Even.add {a b : α} : Even a → Even b → Even (a + b)"),
+                                ("even_add_two", "theorem even_add_two {n : ℕ} : Even (n + 2) ↔ Even n"),
+                                ("Odd.add_odd", "theorem Odd.add_odd {a b : α} : Odd a → Odd b → Even (a + b)")]))
     build_index(tmp_path / "index", BuildOptions(sources=[f"mathlib={corpus}"], views=("name",), progress=False))
     engine = Engine(Index.load(tmp_path / "index"))
 

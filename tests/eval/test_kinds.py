@@ -14,6 +14,7 @@ from eval.kinds import FUSED, SINGLE, KindSet, kind_rows
 from eval.querysets import LabelledQuery
 from search.index.build import BuildOptions, build_index
 from search.index.store import Index
+from tests.lean_lines import write_lean_lines
 
 DECLARATIONS = [
     ("RingTheory.ring_def", "A ring is a set with two operations.", ["stacks 0002"]),
@@ -26,12 +27,9 @@ DECLARATIONS = [
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, fixtures_dir: Path) -> Index:
     root = tmp_path_factory.mktemp("kinds")
-    lean = root / "lean.jsonl"
-    lean.write_text("".join(json.dumps({
-        "name": name, "kind": "theorem", "signature": f"theorem {name} : True", "docstring": doc,
-        "attribute_args": args, "attributes": ["stacks"], "module": "Mathlib.X", "namespace": "", "refs": [],
-        "fields": [], "constructors": [], "line": 1, "end_line": 2, "path": "x.lean", "url": "", "commit": ""}) + "\n"
-        for name, doc, args in DECLARATIONS))
+    lean = write_lean_lines(root / "lean.jsonl", (
+        {"name": name, "signature": f"theorem {name} : True", "docstring": doc, "attribute_args": args,
+         "attributes": ["stacks"]} for name, doc, args in DECLARATIONS))
     sources = [f"mathlib={lean}", f"stacks={fixtures_dir / 'latex' / 'stackslike'}"]
     build_index(root / "index", BuildOptions(sources=sources, backend="torch", progress=False))
     return Index.load(root / "index")
