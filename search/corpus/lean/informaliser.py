@@ -117,6 +117,10 @@ class _Speaker:
         self.lexicon = lexicon
         self.namespaces = namespaces
         self.sources: set[str] = set()
+        #: Names the statement binds to proofs of its hypotheses (`hf : Continuous f`): an
+        #: argument of a function, they are no object to name ("the map of f and K", not "of f
+        #: and hf and K").
+        self.proofs: set[str] = set()
 
     # --- constants -------------------------------------------------------------------------
 
@@ -132,17 +136,27 @@ class _Speaker:
         be `variable`s the header does not write). A constant applied to fewer arguments than
         its template names: a slot in a list ("of f and a and {2}") or last ("integrable with {1}")
         is left out, any other is "it". Arguments with a default value that the statement writes
-        (`HasSum f a L`) are not aligned with slots of the others ("f has sum a")."""
+        (`HasSum f a L`) are not aligned with slots of the others ("f has sum a"). A proof in a
+        list of arguments is left out too ("the map of f and K" for `Compacts.map f hf K`)."""
         slots = phrase.slots
         if phrase.optional and len(args) > slots:  # only phrases made from a header have optional arguments
             args = args[:len(args) - min(phrase.optional, len(args) - slots)]
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
         for k, arg in enumerate(used):
-            out = out.replace("{%d}" % k, says(arg).replace("{", "{{").replace("}", "}}"))
+            slot = "{%d}" % k
+            listed = re.search(f" and {re.escape(slot)}|{re.escape(slot)} and ", out) if self.is_proof(arg) else None
+            if listed:  # a proof in a list of arguments is left out
+                out = out[:listed.start()] + out[listed.end():]
+            else:
+                out = out.replace(slot, says(arg).replace("{", "{{").replace("}", "}}"))
         out = re.sub(r" and \{\d+\}", "", out)
         out = re.sub(r" (?:of|with|with respect to) \{\d+\}$", "", out)
         return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
+
+    def is_proof(self, e: Expr) -> bool:
+        """Whether `e` is a name the statement binds to a proof of one of its hypotheses."""
+        return e[0] == "l" and e[1] in self.proofs
 
     # --- propositions ----------------------------------------------------------------------
 
@@ -199,6 +213,7 @@ class _Speaker:
         binder (`∀ (h : p), q`): "if p, then q"."""
         _, name, domain, body, _ = e
         if self.is_proposition(domain):
+            self.proofs.add(name)
             return f"if {self.claim(domain)}, then {self.claim(body)}"
         if body[0] == "f" and (bound := self.bound_relation(name, body[1])):
             return f"for every {self.named(name, domain, article=False)}{bound}, {self.claim(body[2])}"
@@ -324,7 +339,8 @@ class _Speaker:
             return self.claim(e)
         phrase = self.phrase(name)
         if phrase is None:
-            said = f"{words_of(name)} of {' and '.join(self.term(a, 100) for a in args)}"
+            objects = [a for a in args if not self.is_proof(a)] or args
+            said = f"{words_of(name)} of {' and '.join(self.term(a, 100) for a in objects)}"
             return f"({said})" if outer >= 100 else said
         if phrase.role == "predicate":
             return self.claim(e)
@@ -376,10 +392,12 @@ class Informaliser:
                 if setting:
                     settings.append(setting)
             elif speaker.is_proposition(domain):
+                speaker.proofs.add(name)
                 conditions.append(speaker.claim(domain))
             elif speaker.kind_of(domain)[0]:
                 objects.append(speaker.named(name, domain))
             elif HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
+                speaker.proofs.add(name)
                 conditions.append("…")
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):

@@ -281,9 +281,14 @@ def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase 
                 return Phrase("{%d} %s" % (args.index(found.group("subject")), said), "predicate", "docstring")
         is_if = _IS_IF.search(sentence)
         if is_if and subject:
+            said = _slots(is_if.group("phrase"), args)
             if is_if.group("subject") in args:
                 subject = "{%d}" % args.index(is_if.group("subject"))
-            return Phrase(f"{subject} is {_slots(is_if.group('phrase'), args)}", "predicate", "docstring")
+            elif unsaid := [k for k in range(len(args)) if "{%d}" % k not in said]:
+                subject = "{%d}" % unsaid[-1]  # "A function is continuous on `s` if": `f`, not `s`
+            else:  # the phrase says every argument of the header: the subject is a `variable` before them
+                subject, said = "{0}", re.sub(r"\{(\d+)\}", lambda m: "{%d}" % (int(m.group(1)) + 1), said)
+            return Phrase(f"{subject} is {said}", "predicate", "docstring")
         return None
     is_the = _IS_THE.search(sentence)
     if is_the and any(a in is_the.group("call").split() or is_the.group("call").startswith(f"{a}.") for a in args):

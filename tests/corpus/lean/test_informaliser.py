@@ -54,6 +54,11 @@ CONSTANTS = [
     lean("Function.Even", "def", "def Function.Even (f : α → β) : Prop", "A function `f` is _even_ if it satisfies"),
     lean("Multipliable", "def", "def Multipliable (f : β → α) (L := unconditional β) : Prop",
          "`f` is multipliable with respect to `L` if it has a product along `L`."),
+    lean("ContinuousOn", "def", "def ContinuousOn (f : α → β) (s : Set α) : Prop",
+         "A function between topological spaces is continuous on a subset `s` when it's continuous at every point"),
+    lean("SimpleGraph.IsRegularOfDegree", "def", "def IsRegularOfDegree (d : ℕ) : Prop",
+         "A graph is regular of degree `d` if every vertex has degree `d`."),
+    lean("Compacts.map", "def", "def map (f : α → β) (hf : IsCompact f) (K : Compacts α) : Compacts β"),
 ]
 
 
@@ -81,6 +86,10 @@ def lexicon() -> Lexicon:
     ("IsDomain", "{0} is domain", "predicate", "name"),
     ("MeasureTheory.Integrable", "{0} is integrable with {1}", "predicate", "name"),
     ("IsIntegral", "{0} is integral", "predicate", "name"),
+    # the docstring's subject is no argument: it is the argument the phrase does not say ...
+    ("ContinuousOn", "{0} is continuous on {1}", "predicate", "docstring"),
+    # ... or, when it says them all, a `variable` before the header's arguments (`G.IsRegularOfDegree d`)
+    ("SimpleGraph.IsRegularOfDegree", "{0} is regular of degree {1}", "predicate", "docstring"),
 ])
 def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
     assert lexicon.phrases[name] == Phrase(template, role, source)
@@ -160,6 +169,15 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
      "f * g equals g * f."),
     (lean("Function.Even.add", "theorem", "theorem Function.Even.add (hf : Function.Even f) : Function.Even (f + f)"),
      "If f is even, then the sum of f and f is even."),
+    (lean("ContinuousOn.mono", "theorem", "theorem ContinuousOn.mono (hf : ContinuousOn f s) (h : t ⊆ s) : "
+          "ContinuousOn f t"),
+     "If f is continuous on s and t is a subset of s, then f is continuous on t."),
+    (lean("SimpleGraph.IsRegularOfDegree.top", "theorem", "theorem IsRegularOfDegree.top (h : G.IsRegularOfDegree d) : "
+          "G.IsRegularOfDegree d", namespace="SimpleGraph"),
+     "If G is regular of degree d, then G is regular of degree d."),
+    # a proof passed to a function is no object of the sentence ("the map of f and hf and K")
+    (lean("Compacts.map_id", "theorem", "theorem map_id (hf : IsCompact f) (K : Compacts α) : Compacts.map f hf K = K"),
+     "If f is compact, then the map of f and K equals K."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
