@@ -117,9 +117,9 @@ class _Speaker:
         self.lexicon = lexicon
         self.namespaces = namespaces
         self.sources: set[str] = set()
-        #: Names the statement binds to proofs of its hypotheses (`hf : Continuous f`): an
-        #: argument of a function, they are no object to name ("the map of f and K", not "of f
-        #: and hf and K").
+        #: Names the statement binds to proofs of its hypotheses (`hf : Continuous f`): passed to
+        #: a function, a proof is no object of the sentence ("the map of f and K", not "the map
+        #: of f and hf and K").
         self.proofs: set[str] = set()
 
     # --- constants -------------------------------------------------------------------------

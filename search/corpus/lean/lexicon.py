@@ -271,7 +271,6 @@ def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase 
     sentence = _first_sentence(statement.doc)
     if not sentence or "{" in sentence:
         return None
-    subject = "{%d}" % (len(args) - 1) if args else ""
     if prop:
         for shape in (_MEANS, _SUBJECT_FIRST):
             found = shape.search(sentence)
@@ -280,7 +279,7 @@ def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase 
                 said = _slots(found.group("phrase"), args)
                 return Phrase("{%d} %s" % (args.index(found.group("subject")), said), "predicate", "docstring")
         is_if = _IS_IF.search(sentence)
-        if is_if and subject:
+        if is_if and args:
             said = _slots(is_if.group("phrase"), args)
             if is_if.group("subject") in args:
                 subject = "{%d}" % args.index(is_if.group("subject"))
