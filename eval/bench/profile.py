@@ -79,7 +79,9 @@ def summarise(stacks: Counter[tuple[str, ...]], top: int = TOP) -> dict[str, Any
     inclusive: Counter[str] = Counter()
     innermost: Counter[str] = Counter()
     for frames, count in stacks.items():
-        for frame in set(frames):
+        # each frame once, outermost first: of two functions with equal shares (every sample in
+        # one passes through the other) the caller ranks first, whatever the hash seed
+        for frame in dict.fromkeys(frames):
             if OUR_CODE in frame:
                 inclusive[frame] += count
         innermost[frames[-1]] += count

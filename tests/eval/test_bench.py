@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -191,6 +193,19 @@ def test_profile_sums_samples_per_function_without_waiting_threads(tmp_path: Pat
     assert inside["self"][0] == ["Session.run (ort.py)", 0.6] and ["argsort (numpy.py)", 0.2] in inside["self"]
     everything = profile.summarise(profile.read_stacks(raw))
     assert everything["samples"] == 40 and everything["self"][0] == ["Index.load (search/index/store.py)", 0.75]
+
+
+def test_of_two_functions_with_equal_shares_the_caller_ranks_first_under_any_hash_seed(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.txt"
+    raw.write_text("main (app.py);Engine.search (search/engine/engine.py);Embedder.encode (search/index/embed.py);"
+                   "_encode (search/index/embed.py) 3\n")
+    script = ("import json, sys; from pathlib import Path; from eval.bench import profile; "
+              "print(json.dumps(profile.summarise(profile.read_stacks(Path(sys.argv[1])))['inclusive']))")
+    rankings = {subprocess.run([sys.executable, "-c", script, str(raw)], capture_output=True, text=True, check=True,
+                               env={**os.environ, "PYTHONHASHSEED": str(seed)}, cwd=Path(__file__).resolve().parents[2]).stdout for seed in range(6)}
+    assert [json.loads(r) for r in rankings] == [[["Engine.search (search/engine/engine.py)", 1.0],
+                                                  ["Embedder.encode (search/index/embed.py)", 1.0],
+                                                  ["_encode (search/index/embed.py)", 1.0]]]
 
 
 def test_index_memory_reports_each_index_loaded_and_the_searches(tiny_index: Path, tmp_path: Path) -> None:
