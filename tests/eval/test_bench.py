@@ -16,6 +16,7 @@ from eval.bench import profile, report, scale
 from eval.bench.ann import parse_design
 from eval.bench.measure import median_of_runs, percentiles, run_child
 from eval.bench.synthetic import Vocabulary, documents, exact_top_k, write_vectors
+from search import config
 
 MB = 1024**2
 
@@ -202,7 +203,8 @@ def test_of_two_functions_with_equal_shares_the_caller_ranks_first_under_any_has
     script = ("import json, sys; from pathlib import Path; from eval.bench import profile; "
               "print(json.dumps(profile.summarise(profile.read_stacks(Path(sys.argv[1])))['inclusive']))")
     rankings = {subprocess.run([sys.executable, "-c", script, str(raw)], capture_output=True, text=True, check=True,
-                               env={**os.environ, "PYTHONHASHSEED": str(seed)}, cwd=Path(__file__).resolve().parents[2]).stdout for seed in range(6)}
+                               env={**os.environ, "PYTHONHASHSEED": str(seed)}, cwd=config.REPO_DIR).stdout
+                for seed in range(6)}
     assert [json.loads(r) for r in rankings] == [[["Engine.search (search/engine/engine.py)", 1.0],
                                                   ["Embedder.encode (search/index/embed.py)", 1.0],
                                                   ["_encode (search/index/embed.py)", 1.0]]]
