@@ -43,6 +43,7 @@ from search.corpus.lean.syntax import (
 )
 from search.corpus.lean.attributes import parse_item, without_kind
 from search.corpus.lean.generators import GENERATORS
+from search.corpus.lean.variables import VariableBinder, used_variables, variable_binders
 
 DECL_KINDS = ("theorem", "lemma", "def", "abbrev", "instance", "structure", "class", "inductive",
               "coinductive", "opaque", "axiom", "irreducible_def", "example")
@@ -103,12 +104,14 @@ def command_starts(tokens: list[Token]) -> list[int]:
 
 @dataclass
 class Scope:
-    """One level of `namespace` / `section` / `mutual` nesting, with its `open`s."""
+    """One level of `namespace` / `section` / `mutual` nesting, with its `open`s and
+    `variable`s."""
 
     kind: str  # "root", "namespace", "section" or "mutual"
     name: str = ""
     opens: list[tuple[str, str]] = field(default_factory=list)
     opens_scoped: list[tuple[str, str]] = field(default_factory=list)
+    variables: list[VariableBinder] = field(default_factory=list)
     mutual: int = -1
 
 
@@ -126,6 +129,7 @@ class _Prefix:
     modifiers: list[str] = field(default_factory=list)
     opens: list[tuple[str, str]] = field(default_factory=list)
     opens_scoped: list[tuple[str, str]] = field(default_factory=list)
+    variables: list[VariableBinder] = field(default_factory=list)
     guarded: bool = False
 
 
@@ -186,6 +190,8 @@ class FileParser:
             self._scope_command(word, i, end)
         elif word == "open":
             self._add_opens(self.scopes[-1].opens, self.scopes[-1].opens_scoped, i + 1, end)
+        elif word == "variable":
+            self.scopes[-1].variables += variable_binders(self._code(i + 1, end))
         elif word == "attribute":
             self._attribute_command(i, end)
         elif word == "alias":
@@ -221,6 +227,8 @@ class FileParser:
             elif (tok.text in _IN_PREFIXES or tok.text == "#") and (j := self._in_index(i)) >= 0:
                 if tok.text == "open":
                     self._add_opens(prefix.opens, prefix.opens_scoped, i + 1, j)
+                elif tok.text == "variable":
+                    prefix.variables += variable_binders(self._code(i + 1, j))
                 prefix.guarded |= tok.text == "#" and nxt.text == "guard_msgs"
                 # A doc comment before `set_option .. in` is another command's (`#adaptation_note`).
                 prefix.first, prefix.doc = None, None
@@ -349,6 +357,8 @@ class FileParser:
         decl.sig_rest = self.lexed.text[rest_from:sig_stop].rstrip() if rest_from < sig_stop else ""
         if name_tok is not None:
             decl.name = qualify(self.namespace, toks[name_tok].text)
+        decl.variables = used_variables([v for scope in self.scopes for v in scope.variables] + prefix.variables,
+                                        decl.sig_rest)
         if kind in STRUCTURE_KINDS:
             decl.fields = self._fields(sig_end, end)
         elif kind in INDUCTIVE_KINDS:

@@ -59,6 +59,8 @@ class Decl:
     constructors: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     sig_rest: str = ""
+    #: The `variable` binders of its scope its statement uses (`variables.used_variables`).
+    variables: str = ""
     #: A definition's value as written after `:=` (`def`, `abbrev`, `instance`, cut to
     #: `VALUE_CHARS`): what it is, for saying it in words; "" for theorems and `where` bodies.
     value: str = ""

@@ -43,6 +43,8 @@ class Generated:
     items: list[str] = field(default_factory=list)
     #: Its kind; None keeps the source's (a translated `def` is a `def`).
     kind: str | None = "theorem"
+    #: The `variable` binders it uses; None keeps the source's (a translation translates them).
+    variables: str | None = None
 
 
 @dataclass
@@ -155,7 +157,8 @@ class _Translation:
         if name == decl.name:
             return []  # nothing to translate: Lean rejects such an attribute
         statement = self.statement(decl.sig_rest, dictionary) if decl.sig_rest else ""
-        return [Generated(name, statement, item.doc, item.nested, kind=None)]
+        variables = self.statement(decl.variables, dictionary) if decl.variables else ""
+        return [Generated(name, statement, item.doc, item.nested, kind=None, variables=variables)]
 
 
 @generator

@@ -366,9 +366,13 @@ class Informaliser:
         speaker = _Speaker(self.lexicon, _namespaces(s))
         header = s.statement if s.kind != "field" else s.statement.split(" ", 1)[-1]
         binders, type_ = binders_and_type(header)
+        variables = str(s.meta.get("variables") or "") if s.kind != "field" else ""
         try:
-            expr = parse_declaration(term_tokens(binders), term_tokens(type_), Reading.WORDS)
+            expr = parse_declaration(term_tokens(f"{variables} {binders}"), term_tokens(type_), Reading.WORDS)
             said = self._said(s, expr, speaker)
+            if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
+                speaker = _Speaker(self.lexicon, _namespaces(s))
+                said = self._said(s, expr, speaker, settings=False)
         except (ValueError, IndexError, KeyError, RecursionError):
             return None
         if not said:
@@ -378,8 +382,9 @@ class Informaliser:
             said = said[:SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
         return Said(said if said.endswith((".", "…")) else said + ".", speaker.sources)
 
-    def _said(self, s: Statement, expr: Expr, speaker: _Speaker) -> str:
-        settings, objects, conditions = [], [], []
+    def _said(self, s: Statement, expr: Expr, speaker: _Speaker, settings: bool = True) -> str:
+        """The sentence, with the setting its instance binders give when `settings`."""
+        setting, objects, conditions = [], [], []
         e = expr
         while e[0] == "Π" and e[4]:
             _, name, domain, body, bracket = e
@@ -388,9 +393,9 @@ class Informaliser:
             elif bracket == "[" and (condition := speaker.class_property(domain)):
                 conditions.append(condition)
             elif bracket == "[":
-                setting = self._setting(domain, speaker)
-                if setting:
-                    settings.append(setting)
+                said = self._setting(domain, speaker) if settings else ""
+                if said:
+                    setting.append(said)
             elif speaker.is_proposition(domain):
                 speaker.proofs.add(name)
                 conditions.append(speaker.claim(domain))
@@ -408,7 +413,7 @@ class Informaliser:
             return ""
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
-        intro = settings + objects
+        intro = setting + objects
         return f"for {_join(intro)}, {main}" if intro else main
 
     def _setting(self, domain: Expr, speaker: _Speaker) -> str:

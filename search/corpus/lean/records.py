@@ -29,7 +29,7 @@ def head_statement(row: dict[str, Any], source: str, name: str) -> Statement:
     for key in ("modifiers", "attribute_args", "opens"):
         if row.get(key):
             meta[key] = row[key]
-    for key in ("derived_from", "derived_by", "deprecated", "value"):
+    for key in ("derived_from", "derived_by", "deprecated", "value", "variables"):
         if row.get(key):
             meta[key] = row[key]
     if row.get("name") is None:

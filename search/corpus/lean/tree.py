@@ -124,6 +124,7 @@ def _generate(source: Decl, context: Context) -> list[Decl]:
             docstring=made.doc, sig_rest=made.sig_rest, attributes=attribute_names(made.items),
             attribute_args=list(made.items), attribute_docs=[], later_items=[], fields=[], constructors=[],
             candidates=[], alias=None, derived_from=source.name, derived_by=word, refs=[], value="",
+            variables=source.variables if made.variables is None else made.variables,
         )
         decl.signature = f"{decl.kind} {_relative(decl.name, source.namespace)}{made.sig_rest}"
         out += [decl, *_generate(decl, context)]
@@ -151,6 +152,7 @@ def _finish_alias(tree: Tree, d: Decl) -> None:
     if target.kind not in ("theorem", "lemma", "instance"):
         d.kind = target.kind
     d.sig_rest = _alias_statement(target.sig_rest, d.alias.direction)
+    d.variables = target.variables
     if d.sig_rest is not None:
         d.signature = f"{d.kind} {_relative(d.name, d.namespace)}{d.sig_rest}"
     else:
@@ -286,13 +288,14 @@ def parse_sources(sources: Iterable[tuple[str, str]], workers: int = 1) -> tuple
 RECORD_FIELDS = ("name", "kind", "module", "path", "line", "end_line", "signature", "docstring",
                  "attributes", "modifiers", "namespace", "opens", "opens_scoped", "fields",
                  "constructors", "refs", "source", "commit", "url", "attribute_args", "derived_from",
-                 "derived_by", "deprecated", "value")
+                 "derived_by", "deprecated", "value", "variables")
 
 
 def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, commit: str = "") -> dict:
     """The JSON record of a finished declaration, fields in the shared corpora's order, then
     what this parser adds: what a derived declaration comes from and what made it, and its
-    deprecation (`{"since", "use", "message"}`; an alias is replaced by its target)."""
+    deprecation (`{"since", "use", "message"}`; an alias is replaced by its target), its value,
+    and the `variable` binders its statement uses."""
     opens, scoped = list(tree.opened(d.opens)), list(tree.opened(d.opens_scoped))
     url = f"{url_base}{f.path}#L{d.line}-L{d.end_line}" if url_base else ""
     deprecated = deprecation([item for item, _ in _items(d)])
@@ -309,6 +312,7 @@ def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, co
         "source": source, "commit": commit, "url": url, "attribute_args": d.attribute_args,
         "derived_from": d.derived_from, "derived_by": d.derived_by,
         "deprecated": deprecated.to_json() if deprecated else None, "value": d.value,
+        "variables": d.variables,
     }
     return {k: values[k] for k in RECORD_FIELDS}
 
