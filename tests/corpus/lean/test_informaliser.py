@@ -225,6 +225,22 @@ def test_types_and_kinds_are_told_by_how_mathlib_uses_and_names_them() -> None:
         "For a topological space X, if X is a compact space, then f equals f."
 
 
+def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_is_cut(lexicon: Lexicon) -> None:
+    informaliser = Informaliser(lexicon)
+    statement = "theorem Even.add (ha : Even a) (hb : Even b) : Even (a + b)"
+    assert informaliser.sentence(lean("Even.add", "theorem", statement)).text == \
+        "If a is even and b is even, then the sum of a and b is even."
+    in_section = lean("Even.add", "theorem", statement, variables="{α : Type*} [CommRing α] {a b : α}")
+    assert informaliser.sentence(in_section).text == \
+        "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."
+    # a setting that makes the sentence longer than it may be is left out, not the conclusion
+    settings = " ".join(f"{{α{k} : Type*}} [CommRing α{k}]" for k in range(30))
+    crowded = lean("Even.add", "theorem", statement.replace(") :", ") (h : α0 = α29) :"),
+                   variables=f"{settings} {{a b : α0}}")
+    assert informaliser.sentence(crowded).text == \
+        "If a is even and b is even and α0 equals α29, then the sum of a and b is even."
+
+
 def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
     assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None
