@@ -363,21 +363,25 @@ class Informaliser:
         """The record said in English, or None when its statement cannot be read."""
         if not s.formal or s.kind == "constructor":
             return None
-        speaker = _Speaker(self.lexicon, _namespaces(s))
         header = s.statement if s.kind != "field" else s.statement.split(" ", 1)[-1]
         binders, type_ = binders_and_type(header)
         variables = str(s.meta.get("variables") or "") if s.kind != "field" else ""
-        try:
-            expr = parse_declaration(term_tokens(f"{variables} {binders}"), term_tokens(type_), Reading.WORDS)
-            said = self._said(s, expr, speaker)
-            if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
-                speaker = _Speaker(self.lexicon, _namespaces(s))
-                said = self._said(s, expr, speaker, settings=False)
-        except (ValueError, IndexError, KeyError, RecursionError):
-            return None
+        # the statement with its section's variables, or as written when they cannot be read
+        for context in dict.fromkeys((variables, "")):
+            speaker = _Speaker(self.lexicon, _namespaces(s))
+            try:
+                expr = parse_declaration(term_tokens(f"{context} {binders}"), term_tokens(type_), Reading.WORDS)
+                said = self._said(s, expr, speaker)
+                if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
+                    speaker = _Speaker(self.lexicon, _namespaces(s))
+                    said = self._said(s, expr, speaker, settings=False)
+            except (ValueError, IndexError, KeyError, RecursionError):
+                said = ""
+            if said:
+                break
         if not said:
             return None
-        said = _capitalised(" ".join(said.split()), header)
+        said = _capitalised(" ".join(said.split()), f"{context} {header}")
         if len(said) > SENTENCE_CHARS:
             said = said[:SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
         return Said(said if said.endswith((".", "…")) else said + ".", speaker.sources)
