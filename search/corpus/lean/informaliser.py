@@ -73,6 +73,8 @@ _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "De
                              "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
+#: A constant's universe levels (`Category.{v} C`, `GrpCat.{u}`), which a sentence does not say.
+_UNIVERSES = re.compile(r"\.\{[^{}]*\}")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
 _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
 #: A sentence's own first words, which open it capitalised even where the statement binds such a name.
@@ -370,7 +372,8 @@ class Informaliser:
         for context in dict.fromkeys((variables, "")):
             speaker = _Speaker(self.lexicon, _namespaces(s))
             try:
-                expr = parse_declaration(term_tokens(f"{context} {binders}"), term_tokens(type_), Reading.WORDS)
+                expr = parse_declaration(term_tokens(_UNIVERSES.sub("", f"{context} {binders}")),
+                                         term_tokens(_UNIVERSES.sub("", type_)), Reading.WORDS)
                 said = self._said(s, expr, speaker)
                 if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
                     speaker = _Speaker(self.lexicon, _namespaces(s))

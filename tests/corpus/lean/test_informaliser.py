@@ -233,8 +233,12 @@ def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_
     in_section = lean("Even.add", "theorem", statement, variables="{α : Type*} [CommRing α] {a b : α}")
     assert informaliser.sentence(in_section).text == \
         "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."
+    # a constant's universe levels are not said ("a h multiplicative C over category")
+    category = lean("Even.add", "theorem", statement, variables="{C : Type u} [CommRing.{u} C] {a b : C}")
+    assert informaliser.sentence(category).text == \
+        "For a commutative ring C, if a is even and b is even, then the sum of a and b is even."
     # variables the term reader cannot follow leave the statement as written
-    unread = lean("Even.add", "theorem", statement, variables="{A B : GrpCat.{u}} (f : A ⟶ B)")
+    unread = lean("Even.add", "theorem", statement, variables="{A B : GrpCat} (f : A ⟶ B) (g : ⟨)")
     assert informaliser.sentence(unread).text == "If a is even and b is even, then the sum of a and b is even."
     # a setting that makes the sentence longer than it may be is left out, not the conclusion
     settings = " ".join(f"{{α{k} : Type*}} [CommRing α{k}]" for k in range(30))
