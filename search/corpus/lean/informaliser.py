@@ -4,6 +4,8 @@
 prime number, then 2 is at most p." The statement is read by the project's own term reader
 (`expr`, in its `WORDS` reading, which keeps the names binders bind), then said part by part:
 
+* the `variable` binders of its section that the statement uses (`meta.variables`) are read
+  before its own, as Lean adds them;
 * instance binders are the setting (`[CommRing R]`: "a commutative ring R"), binders of a
   type worth naming are the objects ("a natural number p", "a finite set s"), hypotheses,
   the premises of an implication and classes named by what their argument is or has
@@ -377,7 +379,7 @@ class Informaliser:
                 said = self._said(s, expr, speaker)
                 if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
                     speaker = _Speaker(self.lexicon, _namespaces(s))
-                    said = self._said(s, expr, speaker, settings=False)
+                    said = self._said(s, expr, speaker, with_setting=False)
             except (ValueError, IndexError, KeyError, RecursionError):
                 said = ""
             if said:
@@ -389,9 +391,9 @@ class Informaliser:
             said = said[:SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
         return Said(said if said.endswith((".", "…")) else said + ".", speaker.sources)
 
-    def _said(self, s: Statement, expr: Expr, speaker: _Speaker, settings: bool = True) -> str:
-        """The sentence, with the setting its instance binders give when `settings`."""
-        setting, objects, conditions = [], [], []
+    def _said(self, s: Statement, expr: Expr, speaker: _Speaker, with_setting: bool = True) -> str:
+        """The sentence, with the setting its instance binders give when `with_setting`."""
+        settings, objects, conditions = [], [], []
         e = expr
         while e[0] == "Π" and e[4]:
             _, name, domain, body, bracket = e
@@ -400,9 +402,9 @@ class Informaliser:
             elif bracket == "[" and (condition := speaker.class_property(domain)):
                 conditions.append(condition)
             elif bracket == "[":
-                said = self._setting(domain, speaker) if settings else ""
-                if said:
-                    setting.append(said)
+                setting = self._setting(domain, speaker) if with_setting else ""
+                if setting:
+                    settings.append(setting)
             elif speaker.is_proposition(domain):
                 speaker.proofs.add(name)
                 conditions.append(speaker.claim(domain))
@@ -420,7 +422,7 @@ class Informaliser:
             return ""
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
-        intro = setting + objects
+        intro = settings + objects
         return f"for {_join(intro)}, {main}" if intro else main
 
     def _setting(self, domain: Expr, speaker: _Speaker) -> str:
