@@ -33,7 +33,7 @@ from typing import Iterable, Mapping
 from search.corpus.lean.decl import STRUCTURE_KINDS
 from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
 from search.corpus.lean.lexicon import HYPOTHESIS, Lexicon, Phrase, is_adjective, is_verb_phrase, with_article, words_of
-from search.corpus.lean.syntax import term_tokens
+from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
 
@@ -75,8 +75,6 @@ _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "De
                              "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
-#: A constant's universe levels (`Category.{v} C`, `GrpCat.{u}`), which a sentence does not say.
-_UNIVERSES = re.compile(r"\.\{[^{}]*\}")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
 _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
 #: A sentence's own first words, which open it capitalised even where the statement binds such a name.
@@ -370,15 +368,17 @@ class Informaliser:
         header = s.statement if s.kind != "field" else s.statement.split(" ", 1)[-1]
         binders, type_ = binders_and_type(header)
         variables = str(s.meta.get("variables") or "") if s.kind != "field" else ""
-        # the statement with its section's variables, or as written when they cannot be read
+        namespaces = _namespaces(s)
+        # the statement with its section's variables, or as written when they cannot be read;
+        # universe levels (`Category.{v} C`) are not said
         for context in dict.fromkeys((variables, "")):
-            speaker = _Speaker(self.lexicon, _namespaces(s))
+            speaker = _Speaker(self.lexicon, namespaces)
             try:
-                expr = parse_declaration(term_tokens(_UNIVERSES.sub("", f"{context} {binders}")),
-                                         term_tokens(_UNIVERSES.sub("", type_)), Reading.WORDS)
+                expr = parse_declaration(term_tokens(drop_universes(f"{context} {binders}")),
+                                         term_tokens(drop_universes(type_)), Reading.WORDS)
                 said = self._said(s, expr, speaker)
                 if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
-                    speaker = _Speaker(self.lexicon, _namespaces(s))
+                    speaker = _Speaker(self.lexicon, namespaces)
                     said = self._said(s, expr, speaker, with_setting=False)
             except (ValueError, IndexError, KeyError, RecursionError):
                 said = ""

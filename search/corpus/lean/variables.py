@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 from search.corpus.lean.decl import binder_groups
@@ -31,6 +32,11 @@ class VariableBinder:
     bracket: str
     names: tuple[str, ...]
     type: str
+
+    @cached_property
+    def mentions(self) -> frozenset[str]:
+        """The names its type mentions, read once for every declaration of its scope."""
+        return frozenset(names_in(self.type))
 
     def text(self, names: Sequence[str]) -> str:
         """The group binding only `names` (all of them for an instance), as Lean writes it."""
@@ -68,6 +74,8 @@ def used_variables(binders: Sequence[VariableBinder], statement: str) -> str:
     and does not bind itself, those their types mention, latest declaration first (a later
     `variable` shadows an earlier one of the same name), then every instance binder whose
     variables are all used."""
+    if not binders:
+        return ""
     bound = {n for _, inner in binder_groups(statement) if ":" in inner for n in inner.partition(":")[0].split()}
     needed = names_in(statement) - bound
     chosen: dict[int, tuple[str, ...]] = {}
@@ -76,11 +84,11 @@ def used_variables(binders: Sequence[VariableBinder], statement: str) -> str:
         names = tuple(n for n in b.names if n in needed)
         if names and b.bracket != "[":
             chosen[k] = names
-            needed = (needed - set(names)) | names_in(b.type)
+            needed = (needed - set(names)) | b.mentions
     declared = {n for b in binders for n in b.names}
     used = {n for names in chosen.values() for n in names}
     for k, b in enumerate(binders):
-        mentioned = names_in(b.type) & declared
+        mentioned = b.mentions & declared
         if b.bracket == "[" and mentioned and mentioned <= used:
             chosen[k] = b.names
     return " ".join(binders[k].text(chosen[k]) for k in sorted(chosen))
