@@ -26,7 +26,9 @@ Two readings (`Reading`) share the parser:
   with `if h : c`), `{x | p x}` (`setOf`), `{x ∈ s | p x}` (`setOf (x ∈ s ∧ p x)`),
   `{x // p x}` (`Subtype`), `{a, b}` (`Insert.insert a (Singleton.singleton b)`), `[a, b]`
   (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
-  (`nhdsWithin x s`), and `x.foo` on a variable bound with type `T ...` as `T.foo x`.
+  (`nhdsWithin x s`), `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer
+  splits (`f ∘ₗ g`, `f =ᵐ[μ] g`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`), and
+  `x.foo` on a variable bound with type `T ...` as `T.foo x`.
   With `strict`, what the forgiving parser would skip (unknown notation, an unclosed
   bracket, tokens left over) is a `ParseError` saying where.
 
@@ -42,16 +44,22 @@ from dataclasses import dataclass
 from enum import Enum
 
 from search.corpus.lean.notation import (
+    AE,
+    ALMOST_EVERYWHERE,
     ARROW,
     BINDERS,
     BOUNDED_DOMAINS,
     BRACKET_INFIX,
     CONSTANTS,
+    DECORATED_INFIX,
     ENCLOSING,
+    EVENTUALLY,
+    EVENTUALLY_PRECEDENCE,
     GLUED_CALLS,
     INFIX,
     INTERVAL_INTEGRAL,
     NEGATED,
+    PAIRS,
     POSTFIX,
     PREFIX,
     RESTRICT,
@@ -59,6 +67,7 @@ from search.corpus.lean.notation import (
     SWAPPED,
     TERM_CONSTANTS,
     TERM_INFIX,
+    TERM_POSTFIX,
     VOLUME,
     Binder,
 )
@@ -151,6 +160,13 @@ _GLUED_OK = TERM_BRACKETS.closing | {",", "(", ":"}
 #: Tokens that may follow an operator without a space in `NAMES` (others mark a decorated
 #: arrow such as `α →ₛ β`, unknown notation).
 _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
+#: Names for the variables of a section `(· + a)` (`WORDS`), the first the statement does not write.
+_SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
+#: What closes a pair (`⁆`, `⟫`), glued to the term before it.
+_PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
+#: Tokens an entry of `DECORATED_INFIX`, `EVENTUALLY` or `ALMOST_EVERYWHERE` spans at most
+#: (`→ₙ+*`: `→` `ₙ` `+` `*`).
+_LONGEST_GLUED = 4
 _SCRIPT_RE = re.compile(r"[\u2100-\u214f\U0001d400-\U0001d7ff]+\Z")
 _UNIVERSE_RE = re.compile(r"[uvw][0-9_'\u2080-\u2089]*\Z")
 _VAR_RE = re.compile(
@@ -188,10 +204,13 @@ class _Reader:
         self.words = reading is Reading.WORDS
         self.strict = strict
         self.infix = {**INFIX, **TERM_INFIX} if self.terms else INFIX
+        self.postfix = {**POSTFIX, **TERM_POSTFIX} if self.terms else POSTFIX
         self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
         self.binder_words = _TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
         #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`.
         self.types: dict[str, str] = {}
+        #: `WORDS`: the names still to give the `·` of each parenthesised section being read.
+        self.sections: list[list[str]] = []
 
     def peek(self, k: int = 0) -> Token | None:
         j = self.i + k
@@ -232,6 +251,23 @@ class _Reader:
                 ring = app(const("RingHom.id"), ring) if via_id else ring
                 left = app(const(name), ring, left, right)
                 continue
+            if self.terms and (symbol := self.glued_symbol(EVENTUALLY)):
+                if EVENTUALLY_PRECEDENCE < min_prec:
+                    return left
+                self.i += symbol[1]
+                name, via = EVENTUALLY[symbol[0]]
+                along = self.expr(0)
+                self.expect("]", t)
+                right = self.expr(EVENTUALLY_PRECEDENCE + 1)
+                left = app(const(name), app(const(via), along) if via else along, left, right)
+                continue
+            if self.terms and (symbol := self.glued_symbol(DECORATED_INFIX)):
+                prec, right_assoc, head = DECORATED_INFIX[symbol[0]]
+                if prec < min_prec:
+                    return left
+                self.i += symbol[1]
+                left = app(const(head), left, self.expr(prec if right_assoc else prec + 1))
+                continue
             if t.text in ("<|", "|>") and min_prec <= 10:
                 self.i += 1
                 right = self.expr(10)
@@ -256,6 +292,15 @@ class _Reader:
             right = self.expr(prec if right_assoc else prec + 1)
             left = self.binary(t.text, head, left, right)
         return left
+
+    def glued_symbol(self, table: dict) -> tuple[str, int] | None:
+        """The longest entry of `table` that the current token and those glued to it spell
+        (`=` `ᶠ` `[` is `=ᶠ[`), with how many tokens it takes; None if they spell none."""
+        text, ends = "", {}
+        while (t := self.peek(len(ends))) is not None and (not ends or not t.spaced) and len(ends) < _LONGEST_GLUED:
+            text += t.text
+            ends[len(text)] = len(ends) + 1
+        return next(((text[:n], k) for n, k in sorted(ends.items(), reverse=True) if text[:n] in table), None)
 
     def decorated(self, nxt: Token, prec: int) -> bool:
         """Whether the operand glued to an operator is a decoration of the operator."""
@@ -287,6 +332,8 @@ class _Reader:
         if t is None:
             self.fail("expected a term at the end")
             return VAR
+        if self.terms and (symbol := self.glued_symbol(ALMOST_EVERYWHERE)):
+            return self.almost_everywhere(*symbol)
         if t.text in self.binder_words:
             return self.binder_expr(t.text)
         if t.text == "¬":
@@ -359,6 +406,21 @@ class _Reader:
                     body = lam(name, body)
             return body
         return self.apply_binder(notation, bindings, body)
+
+    def almost_everywhere(self, symbol: str, width: int) -> Expr:
+        """`∀ᵐ x ∂μ, p x` (`notation.ALMOST_EVERYWHERE`)."""
+        self.i += width
+        bindings = self.bindings(bare=True, stop=(",", "∂"))
+        measure = const(VOLUME)
+        if (t := self.peek()) is not None and t.text == "∂":
+            self.i += 1
+            measure = self.expr(0)
+        self.expect(",")
+        body = self.expr(0)
+        for b in reversed(bindings):
+            for name in reversed(b.names):
+                body = app(const(ALMOST_EVERYWHERE[symbol]), self.bind(name, body), app(const(AE), measure))
+        return body
 
     def bind(self, name: str, body: Expr) -> Expr:
         """`body` as the function of `name` it is (`WORDS`), or as it is."""
@@ -487,7 +549,7 @@ class _Reader:
                 return True
             if t.text in _TERM_STOP:
                 return False
-        if t.text in _STOP or t.text in self.infix or t.text in BRACKET_INFIX or t.text in POSTFIX:
+        if t.text in _STOP or t.text in self.infix or t.text in BRACKET_INFIX or t.text in self.postfix:
             return False
         return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening
                 or t.text in self.binder_words or t.text in self.constants
@@ -510,9 +572,9 @@ class _Reader:
     def atom(self) -> Expr:
         e = self.atom_core()
         while (t := self.peek()) is not None:
-            if t.text in POSTFIX:
+            if t.text in self.postfix:
                 self.i += 1
-                e = app(const(POSTFIX[t.text]), e)
+                e = app(const(self.postfix[t.text]), e)
             elif self.terms and t.text == "!" and t.spaced and not self.glued_next():
                 self.i += 1
                 e = app(const("Nat.factorial"), e)
@@ -533,8 +595,8 @@ class _Reader:
         return e
 
     def closes_enclosure(self, t: Token) -> bool:
-        return any(t.text == closing for closing, _ in ENCLOSING.values()) or (
-            t.text in self.infix or t.text in POSTFIX or t.text in ("..", "!", "∂"))
+        return any(t.text == closing for closing, _ in ENCLOSING.values()) or t.text in _PAIR_CLOSINGS or (
+            t.text in self.infix or t.text in self.postfix or t.text in ("..", "!", "∂"))
 
     def skip_glued(self) -> None:
         """Skip the run of tokens glued together (no whitespace) from the current one."""
@@ -569,7 +631,9 @@ class _Reader:
         if t.kind == "num":
             return app(const("OfNat.ofNat"), literal(t.text)) if self.terms else NUMERAL
         if t.text == "(":
-            return self.paren(t)
+            return self.section(t) if self.words else self.paren(t)
+        if t.text == "·" and self.sections and self.sections[-1]:
+            return local(self.sections[-1].pop(0))
         if self.terms:
             if t.text == "?" and (f := self.peek()) is not None and f.kind == "ident" and not f.spaced:
                 self.i += 1
@@ -578,6 +642,8 @@ class _Reader:
                 return self.braces(t)
             if t.text == "[":
                 return self.list_literal(t)
+            if t.text in PAIRS:
+                return self.pair(t)
         if t.text in TERM_BRACKETS.opening:
             self.i -= 1
             self.skip_group()
@@ -601,6 +667,45 @@ class _Reader:
             self.i += 1
             return app(const(constants[suffix.text]), inner)
         return app(const(constants[""]), inner)
+
+    def pair(self, opener: Token) -> Expr:
+        """`⁅x, y⁆` (`Bracket.bracket x y`), `⟪x, y⟫_𝕜` (`Inner.inner 𝕜 x y`; without `_𝕜` the
+        field is a hole)."""
+        closing, name, field = PAIRS[opener.text]
+        first = self.expr(0)
+        self.expect(",", opener)
+        second = self.expr(0)
+        self.expect(closing, opener)
+        if not field:
+            return app(const(name), first, second)
+        over = VAR
+        if (t := self.peek()) is not None and not t.spaced and t.kind == "ident" and t.text.startswith("_") \
+                and len(t.text) > 1:
+            self.i += 1
+            written = t.text[1:]
+            over = const(self.constants[written]) if written in self.constants else self.identifier(written)
+        return app(const(name), over, first, second)
+
+    def section(self, opener: Token) -> Expr:
+        """A parenthesised term, and a section `(· + a)` as the function it is (`fun x => x + a`,
+        one `x` for each `·` of its own, not of a parenthesis inside it), its variables named
+        by names the statement does not write (`WORDS`)."""
+        dots, depth = 0, 0
+        for t in self.toks[self.i:group_end(self.toks, self.i - 1, brackets=TERM_BRACKETS) - 1]:
+            depth += (t.text == "(") - (t.text == ")")
+            dots += t.text == "·" and depth == 0
+        if not dots:
+            return self.paren(opener)
+        written = {t.text for t in self.toks if t.kind == "ident"} | self.bound
+        names = [n for n in _SECTION_NAMES if n not in written][:dots]
+        if len(names) < dots:
+            return self.paren(opener)
+        self.sections.append(list(names))
+        body = self.paren(opener)
+        self.sections.pop()
+        for name in reversed(names):
+            body = lam(name, body)
+        return body
 
     def paren(self, opener: Token) -> Expr:
         """`(e)`, `(e : T)` (ascription: just `e`), tuples (`Prod.mk` for `TERMS`, else unnamed)."""

@@ -32,7 +32,17 @@ from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
 from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
-from search.corpus.lean.lexicon import HYPOTHESIS, Lexicon, Phrase, is_adjective, is_verb_phrase, with_article, words_of
+from search.corpus.lean.notation import AE
+from search.corpus.lean.lexicon import (
+    HYPOTHESIS,
+    Lexicon,
+    Phrase,
+    is_adjective,
+    is_verb_phrase,
+    plural,
+    with_article,
+    words_of,
+)
 from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -73,6 +83,12 @@ _SILENT_CLASSES = frozenset({"DecidableEq", "DecidablePred", "DecidableRel", "De
                              "Zero", "One", "Add", "Mul", "Sub", "Div", "Neg", "Inv", "SMul", "VAdd", "Pow",
                              "LE", "LT", "Max", "Min", "Sup", "Inf", "Top", "Bot", "HasCompl", "SDiff", "Norm",
                              "Dist", "EDist", "NNNorm", "Star", "Bracket", "Singleton", "Insert", "EmptyCollection"})
+#: Relations along a filter as measure theory says them along `MeasureTheory.ae μ` (`f =ᵐ[μ] g`:
+#: "f equals g almost everywhere with respect to μ"; along another filter, their lexicon phrase).
+_ALMOST_EVERYWHERE = {"Filter.EventuallyEq": "equals", "Filter.EventuallyLE": "is at most"}
+#: Propositions that hold along a filter (`∀ᶠ x in l, p x`), said of their proposition, not of
+#: the function that is their argument.
+_ALONG = {"Filter.Eventually": "eventually", "Filter.Frequently": "frequently"}
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
@@ -93,6 +109,12 @@ def _capitalised(said: str, header: str) -> str:
     if first and first.group() not in _OPENING_WORDS and first.group() in _IDENTIFIER.findall(header):
         return said
     return said[0].upper() + said[1:]
+
+
+def _measure(e: Expr) -> Expr | None:
+    """μ when `e` is the filter of almost every point for μ (`MeasureTheory.ae μ`), else None."""
+    head, args = _head(e)
+    return args[-1] if head == ("c", AE) and args else None
 
 
 def _head(e: Expr) -> tuple[Expr, list[Expr]]:
@@ -194,6 +216,14 @@ class _Speaker:
                 return self.claim(args[-1])
             if name == "Not" and args:
                 return f"not {self.claim(args[-1])}" if self.is_proposition(args[-1]) else f"not {self.term(args[-1])}"
+            if name in _ALMOST_EVERYWHERE and len(args) == 3 and (measure := _measure(args[0])):
+                return f"{self.term(args[1])} {_ALMOST_EVERYWHERE[name]} {self.term(args[2])} almost everywhere " \
+                       f"with respect to {self.term(measure)}"
+            if name in _ALONG and len(args) == 2 and args[0][0] == "λ":  # `∀ᶠ x in l, p x`, `∀ᵐ x ∂μ, p x`
+                _, variable, body = args[0]
+                if name == "Filter.Eventually" and (measure := _measure(args[1])):
+                    return f"for almost every {variable} with respect to {self.term(measure)}, {self.claim(body)}"
+                return f"{_ALONG[name]} along {self.term(args[1])}, {self.claim(body)}"
             if name in ("And", "Or", "Iff") and len(args) == 2:
                 word = {"And": "and", "Or": "or", "Iff": "if and only if"}[name]
                 return f"{self.claim(args[0])} {word} {self.claim(args[1])}"
@@ -227,8 +257,8 @@ class _Speaker:
         if len(names) == 1:
             return f"for every {self.named(name, domain, article=False)}, {self.claim(body)}"
         noun, tail = self.kind_of(domain)
-        plural = f"{noun}s " if noun else ""
-        return f"for all {plural}{_join(names)}{' ' + tail if tail else ''}, {self.claim(body)}"
+        kind = f"{plural(noun)} " if noun else ""
+        return f"for all {kind}{_join(names)}{' ' + tail if tail else ''}, {self.claim(body)}"
 
     def exists(self, function: Expr, unique: bool) -> str:
         """`∃ x, p`: "there is x such that p"; `∃ δ > 0, p`: "there is δ greater than 0 such that p"."""
@@ -402,14 +432,14 @@ class Informaliser:
             elif bracket == "[" and (condition := speaker.class_property(domain)):
                 conditions.append(condition)
             elif bracket == "[":
-                setting = self._setting(domain, speaker) if with_setting else ""
+                setting = self._setting(domain, speaker) if with_setting else None
                 if setting:
                     settings.append(setting)
             elif speaker.is_proposition(domain):
                 speaker.proofs.add(name)
                 conditions.append(speaker.claim(domain))
-            elif speaker.kind_of(domain)[0]:
-                objects.append(speaker.named(name, domain))
+            elif (kind := speaker.kind_of(domain))[0]:
+                objects.append((kind[0], name, kind[1]))
             elif HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
                 speaker.proofs.add(name)
                 conditions.append("…")
@@ -423,17 +453,17 @@ class Informaliser:
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
         intro = settings + objects
-        return f"for {_join(intro)}, {main}" if intro else main
+        return f"for {_introduced(intro)}, {main}" if intro else main
 
-    def _setting(self, domain: Expr, speaker: _Speaker) -> str:
+    def _setting(self, domain: Expr, speaker: _Speaker) -> _Introduced | None:
         """An instance binder as the setting: `[CommRing R]` -> "a commutative ring R"."""
         head, args = _head(domain)
         if head[0] != "c" or head[1].rsplit(".", 1)[-1] in _SILENT_CLASSES:
-            return ""
+            return None
         phrase = speaker.phrase(head[1])
         words = _class_words(phrase, head[1])
         subject = speaker.term(args[-1], 100) if args else ""
-        return f"{with_article(words)} {subject}{speaker.over(args)}".strip()
+        return words, subject, speaker.over(args).strip()
 
     def _main(self, s: Statement, e: Expr, speaker: _Speaker) -> str:
         """What the record is or states, once its binders are said."""
@@ -531,6 +561,28 @@ def _explicit(header: str) -> list[str]:
 
     binders, _ = binders_and_type(header)
     return explicit_arguments(binders)
+
+
+#: What a sentence opens on: a kind, the name of what is of that kind ("" for none), and what
+#: follows the name ("a module M over R": "module", "M", "over R").
+_Introduced = tuple[str, str, str]
+
+
+def _introduced(items: list[_Introduced]) -> str:
+    """The setting and objects a sentence opens on, those of one kind in a row said together:
+    "topological spaces M and X and a group G", not "a topological space M, a topological
+    space X and a group G"."""
+    groups: list[tuple[str, str, list[str]]] = []
+    for noun, name, tail in items:
+        if groups and groups[-1][:2] == (noun, tail) and name and groups[-1][2][-1]:
+            groups[-1][2].append(name)
+        else:
+            groups.append((noun, tail, [name]))
+    said = []
+    for noun, tail, names in groups:
+        kind = with_article(noun) if len(names) == 1 else plural(noun)
+        said.append(" ".join(x for x in (kind, _join(names), tail) if x))
+    return _join(said)
 
 
 def _join(items: list[str]) -> str:

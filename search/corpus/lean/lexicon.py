@@ -128,6 +128,24 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "Matrix": _p("matrix", "class"), "Filter": _p("filter on {0}", "class"), "Ideal": _p("ideal of {0}", "class"),
     "Subgroup": _p("subgroup of {0}", "class"), "Submodule": _p("submodule of {1}", "class"),
     "Function.Embedding": _p("embedding of {0} into {1}", "class"),
+    "LinearMap.comp": _p("{0} composed with {1}"), "ContinuousLinearMap.comp": _p("{0} composed with {1}"),
+    "Homeomorph": _p("homeomorphism between {0} and {1}", "class"),
+    "IsometryEquiv": _p("isometric equivalence between {0} and {1}", "class"),
+    "MulHom": _p("multiplicative homomorphism from {0} to {1}", "class"),
+    "NonUnitalRingHom": _p("non-unital ring homomorphism from {0} to {1}", "class"),
+    "dotProduct": _p("the dot product of {0} and {1}"), "Matrix.mulVec": _p("the product of the matrix {0} and the vector {1}"),
+    "Matrix.vecMul": _p("the product of the vector {0} and the matrix {1}"), "Matrix.transpose": _p("the transpose of {0}"),
+    "Polynomial.modByMonic": _p("the remainder of {0} modulo {1}"), "Polynomial.divByMonic": _p("the quotient of {0} by {1}"),
+    "Filter.EventuallyEq": _p("{1} equals {2} eventually along {0}", "predicate"),
+    "Filter.EventuallyLE": _p("{1} is at most {2} eventually along {0}", "predicate"),
+    "MeasureTheory.ae": _p("the almost-everywhere filter of {0}"),
+    "Bracket.bracket": _p("the bracket of {0} and {1}"), "Inner.inner": _p("the inner product of {1} and {2}"),
+    "Invertible.invOf": _p("the inverse of {0}"), "ENorm.enorm": _p("the extended norm of {0}"),
+    "mabs": _p("the multiplicative absolute value of {0}"),
+    "EuclideanGeometry.angle": _p("the angle at {1} between {0} and {2}"),
+    "EuclideanGeometry.oangle": _p("the oriented angle at {1} from {0} to {2}"),
+    "CategoryTheory.MonoidalCategoryStruct.whiskerLeft": _p("the whiskering of {1} by {0} on the left"),
+    "CategoryTheory.MonoidalCategoryStruct.whiskerRight": _p("the whiskering of {0} by {1} on the right"),
 }
 
 #: Words that begin a predicate's name and are its verb (`IsCompact`, `HasSum`,
@@ -216,6 +234,25 @@ def with_article(noun: str) -> str:
     if _ARTICLE.match(noun):
         return noun
     return ("an " if _VOWEL.match(noun) else "a ") + noun
+
+
+#: Plurals no ending gives ("series" ends in "ies" and stays as it is).
+_IRREGULAR_PLURALS = {"matrix": "matrices", "vertex": "vertices", "index": "indices", "basis": "bases",
+                      "radius": "radii", "simplex": "simplices", "locus": "loci"}
+
+
+def plural(noun: str) -> str:
+    """A noun phrase for several, its last word's plural ("topological spaces", "categories")."""
+    head, _, last = _ARTICLE.sub("", noun).rpartition(" ")
+    if last in _IRREGULAR_PLURALS or last.endswith("ies"):
+        last = _IRREGULAR_PLURALS.get(last, last)
+    elif re.search(r"[^aeiou]y$", last):
+        last = last[:-1] + "ies"
+    elif re.search(r"(?:s|x|z|ch|sh)$", last):
+        last += "es"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last
 
 
 def is_verb_phrase(words: str) -> bool:

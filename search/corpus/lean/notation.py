@@ -2,7 +2,8 @@
 
 `expr` reads a term through these tables. Lean's own instance naming (`instance_names`)
 uses the first group only, as it always has; Loogle patterns and the statements they are
-matched against (`expr.Reading.TERMS`) use all of them, so that a pattern written with
+matched against (`expr.Reading.TERMS`), and the informaliser (`expr.Reading.WORDS`), use all of
+them, so that a pattern written with
 notation and one written with constants find the same statements: `∑ x ∈ s, f x` is
 `Finset.sum s (fun x => f x)`, `‖x‖` is `Norm.norm x`, `a > b` is `b < a`. docs/loogle.md
 ("Notation") prints every entry; `tests/corpus/lean/test_expr.py` checks that it does.
@@ -74,6 +75,7 @@ GLUED_CALLS: dict[str, str] = {
 #: More atoms. `π` and `∞` are Mathlib's scoped notations for `Real.pi` and `⊤`.
 TERM_CONSTANTS: dict[str, str] = {
     "π": "Real.pi", "∞": "Top.top", "𝓝": "nhds", "𝟙": "CategoryTheory.CategoryStruct.id",
+    "∠": "EuclideanGeometry.angle", "∡": "EuclideanGeometry.oangle",
 }
 #: More binary notation.
 TERM_INFIX: dict[str, tuple[int, bool, str]] = {
@@ -82,6 +84,39 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "⋙": (80, True, "CategoryTheory.Functor.comp"), "<$>": (100, True, "Functor.map"),
     "+ᵥ": (65, True, "HVAdd.hVAdd"), "-ᵥ": (65, False, "VSub.vsub"),
     "⊗ₜ": (100, True, "TensorProduct.tmul"),
+    "◁": (81, True, "CategoryTheory.MonoidalCategoryStruct.whiskerLeft"),
+    "▷": (81, False, "CategoryTheory.MonoidalCategoryStruct.whiskerRight"),
+}
+#: Binary notation whose symbol the tokenizer splits, a symbol with glued decorations (`∘ₗ` is
+#: `∘` then `ₗ`): the reader joins a run of glued tokens into one of these. Splitting them
+#: keeps Lean's instance naming (`instance_names`), which reads none of them, as it was.
+DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
+    "∘ₗ": (80, True, "LinearMap.comp"), "∘L": (80, True, "ContinuousLinearMap.comp"),
+    "≃ₜ": (25, False, "Homeomorph"), "≃ᵢ": (25, False, "IsometryEquiv"), "→ₙ*": (25, True, "MulHom"),
+    "→ₙ+*": (25, True, "NonUnitalRingHom"), "⬝ᵥ": (72, False, "dotProduct"),
+    "*ᵥ": (73, True, "Matrix.mulVec"), "ᵥ*": (73, False, "Matrix.vecMul"),
+    "%ₘ": (70, False, "Polynomial.modByMonic"), "/ₘ": (70, False, "Polynomial.divByMonic"),
+}
+#: The filter of almost every point for a measure.
+AE = "MeasureTheory.ae"
+#: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, and `f =ᵐ[μ] g` is the same along
+#: `MeasureTheory.ae μ`: the relation, and the constant the bracket's term goes through ("" for none).
+EVENTUALLY: dict[str, tuple[str, str]] = {
+    "=ᶠ[": ("Filter.EventuallyEq", ""), "≤ᶠ[": ("Filter.EventuallyLE", ""),
+    "=ᵐ[": ("Filter.EventuallyEq", AE), "≤ᵐ[": ("Filter.EventuallyLE", AE),
+}
+#: `∀ᵐ x ∂μ, p x` is `Filter.Eventually (fun x => p x) (MeasureTheory.ae μ)` (`volume` without
+#: `∂μ`), `∃ᵐ` the same with `Filter.Frequently`; the tokenizer splits them (`∀` `ᵐ`).
+ALMOST_EVERYWHERE: dict[str, str] = {"∀ᵐ": "Filter.Eventually", "∃ᵐ": "Filter.Frequently"}
+#: The precedence of `EVENTUALLY`'s relations, as of `=`.
+EVENTUALLY_PRECEDENCE = 50
+#: More postfix operators.
+TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose"}
+#: Brackets around two terms: opening -> (closing, constant, whether a glued `_𝕜` after the
+#: closing bracket is the constant's first argument): `⁅x, y⁆` is `Bracket.bracket x y`,
+#: `⟪x, y⟫_𝕜` is `Inner.inner 𝕜 x y`.
+PAIRS: dict[str, tuple[str, str, bool]] = {
+    "⁅": ("⁆", "Bracket.bracket", False), "⟪": ("⟫", "Inner.inner", True),
 }
 #: Reducible notation Lean unfolds when it matches (`withReducible`): `a > b` is `b < a`,
 #: `a ≥ b` is `b ≤ a`.
@@ -96,13 +131,14 @@ NEGATED: frozenset[str] = frozenset({"∉"})
 REVERSED: frozenset[str] = frozenset({"∈", "∉"})
 #: Prefix notation: constant and the precedence its argument is read at (1024: one argument).
 PREFIX: dict[str, tuple[str, int]] = {
-    "√": ("Real.sqrt", 100), "#": ("Finset.card", 1024), "⋃₀": ("Set.sUnion", 110), "⋂₀": ("Set.sInter", 110),
+    "√": ("Real.sqrt", 100), "#": ("Finset.card", 1024), "⅟": ("Invertible.invOf", 1024),
+    "⋃₀": ("Set.sUnion", 110), "⋂₀": ("Set.sInter", 110),
 }
 #: Brackets that apply a constant to what they enclose: opening -> (closing, {suffix glued to
 #: the closing bracket: constant}); `‖x‖₊` is `NNNorm.nnnorm x`, `⌊x⌋₊` is `Nat.floor x`.
 ENCLOSING: dict[str, tuple[str, dict[str, str]]] = {
-    "‖": ("‖", {"": "Norm.norm", "₊": "NNNorm.nnnorm"}),
-    "|": ("|", {"": "abs"}),
+    "‖": ("‖", {"": "Norm.norm", "₊": "NNNorm.nnnorm", "ₑ": "ENorm.enorm"}),
+    "|": ("|", {"": "abs", "ₘ": "mabs"}),
     "⌊": ("⌋", {"": "Int.floor", "₊": "Nat.floor"}),
     "⌈": ("⌉", {"": "Int.ceil", "₊": "Nat.ceil"}),
 }
@@ -165,9 +201,14 @@ def documented() -> list[tuple[str, str]]:
     tables' order: docs/loogle.md's notation table, which a test keeps in step."""
     rows: list[tuple[str, str]] = []
     rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS}.items()]
-    rows += [(f"`x{op}`", f"`{name} x`") for op, name in POSTFIX.items()]
+    rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX}.items()]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
+    rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in DECORATED_INFIX.items()]
+    rows += [(f"`f {op}μ] g`", f"`{name} ({via} μ) f g`") if via else (f"`f {op}l] g`", f"`{name} l f g`")
+             for op, (name, via) in EVENTUALLY.items()]
+    rows += [(f"`{op}x, y{close}{'_𝕜' if field else ''}`", f"`{name}{' 𝕜' if field else ''} x y`")
+             for op, (close, name, field) in PAIRS.items()]
     rows += [(f"`a {op} s`", f"`{'Not (' if op in NEGATED else ''}Membership.mem s a{')' if op in NEGATED else ''}`")
              for op in sorted(REVERSED)]
     rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
@@ -177,6 +218,7 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
     rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()
              for suffix, name in names.items()]
+    rows += [(f"`{op} x ∂μ, p x`", f"`{name} (fun x => p x) ({AE} μ)`") for op, name in ALMOST_EVERYWHERE.items()]
     for op, b in BINDERS.items():
         if b.shape == "finset":
             rows.append((f"`{op} x ∈ s, f x`", f"`{b.constant} s (fun x => f x)`"))

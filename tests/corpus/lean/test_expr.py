@@ -11,7 +11,9 @@ from search.corpus.lean.expr import (
     ParseError,
     app,
     const,
+    Reading,
     hole,
+    lam,
     literal,
     local,
     parse_declaration,
@@ -72,6 +74,26 @@ two = c("OfNat.ofNat", literal("2"))
         ("if x = y then x else y", c("ite", c("Eq", x, y), x, y)),
         ("∀ᶠ x in 𝓝 y, f x", c("Filter.Eventually", app(f, x), c("nhds", y))),
         ("fun π => π", local("π")),
+        # decorated operators, which the tokenizer splits (`∘` `ₗ`)
+        ("f ∘ₗ f ∘ₗ f", c("LinearMap.comp", f, c("LinearMap.comp", f, f))),
+        ("x ⬝ᵥ y = 0", c("Eq", c("dotProduct", x, y), c("OfNat.ofNat", literal("0")))),
+        ("f *ᵥ x + y", c("HAdd.hAdd", c("Matrix.mulVec", f, x), y)),
+        ("x ᵥ* f", c("Matrix.vecMul", x, f)),
+        ("x %ₘ y * x", c("HMul.hMul", c("Polynomial.modByMonic", x, y), x)),
+        ("s ≃ₜ s", c("Homeomorph", local("s"), local("s"))),
+        ("s →ₙ+* s", c("NonUnitalRingHom", local("s"), local("s"))),
+        ("f =ᶠ[𝓝 x] f", c("Filter.EventuallyEq", c("nhds", x), f, f)),
+        ("f =ᵐ[μ] f ∧ f ≤ᵐ[μ] f", c("And", c("Filter.EventuallyEq", c("MeasureTheory.ae", local("μ")), f, f),
+                                    c("Filter.EventuallyLE", c("MeasureTheory.ae", local("μ")), f, f))),
+        ("‖x‖ₑ ≤ |y|ₘ", c("LE.le", c("ENorm.enorm", x), c("mabs", y))),
+        ("⅟2 * x", c("HMul.hMul", c("Invertible.invOf", two), x)),
+        ("fᵀ", c("Matrix.transpose", f)),
+        ("⁅x, y⁆ = -⁅y, x⁆", c("Eq", c("Bracket.bracket", x, y), c("Neg.neg", c("Bracket.bracket", y, x)))),
+        ("⟪x, y⟫_ℝ", c("Inner.inner", const("Real"), x, y)),
+        ("⟪x, y⟫", c("Inner.inner", VAR, x, y)),
+        ("∠ x y x", c("EuclideanGeometry.angle", x, y, x)),
+        ("∀ᵐ x ∂μ, f x = y", c("Filter.Eventually", c("Eq", app(f, x), y), c("MeasureTheory.ae", local("μ")))),
+        ("∃ᵐ x, f x", c("Filter.Frequently", app(f, x), c("MeasureTheory.ae", const("MeasureTheory.MeasureSpace.volume")))),
     ],
 )
 def test_terms_reading_desugars_notation(text: str, expected: tuple) -> None:
@@ -88,10 +110,27 @@ def test_declaration_binders_are_pis_and_field_notation_follows_the_type() -> No
     assert parse_declaration(term_tokens("(G : Type u) extends Mul G"), []) == pi(("s", "Type"), VAR)
 
 
+def test_words_reading_reads_a_section_as_the_function_it_is() -> None:
+    def words(text: str) -> tuple:
+        return parse_term(term_tokens(text), reading=Reading.WORDS)
+
+    plus_one = c("HAdd.hAdd", local("x"), c("OfNat.ofNat", literal("1")))
+    assert words("Monotone (· + 1)") == c("Monotone", lam("x", plus_one))
+    # one variable for each `·`, named by a name the statement does not write
+    assert words("(· * ·) = x") == c("Eq", lam("y", lam("z", c("HMul.hMul", local("y"), local("z")))), x)
+    # a `·` belongs to the innermost parenthesis around it
+    assert words("(f (· + 1) y)") == app(f, lam("x", plus_one), y)
+    # the `TERMS` reading keeps a `·` a hole
+    assert term("(· + 1)") == c("HAdd.hAdd", VAR, c("OfNat.ofNat", literal("1")))
+
+
 def test_names_reading_is_unchanged() -> None:
     """Instance naming sees every variable as one `VAR` and no binder types."""
     assert parse_expr(term_tokens("∀ x : ℕ, x = y"), set()) == pi(VAR, c("Eq", VAR, VAR))
     assert parse_expr(term_tokens("2 ∈ s"), set()) == c("Membership.mem", c("OfNat.ofNat", VAR, VAR), VAR)
+    # decorated operators are unknown notation to it, as they were before the term reader knew them
+    assert parse_expr(term_tokens("X ≃ₜ Y"), set()) == VAR
+    assert parse_expr(term_tokens("f =ᶠ[l] g"), set()) == VAR
 
 
 @pytest.mark.parametrize(

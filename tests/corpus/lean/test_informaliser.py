@@ -178,6 +178,24 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     # a proof passed to a function is no object of the sentence ("the map of f and hf and K")
     (lean("Compacts.map_id", "theorem", "theorem map_id (hf : IsCompact f) (K : Compacts α) : Compacts.map f hf K = K"),
      "If f is compact, then the map of f and K equals K."),
+    # notation the tokenizer splits, pairs and sections are read, not left as "…"
+    (lean("Filter.EventuallyLE.antisymm", "theorem", "theorem antisymm (h : f ≤ᵐ[μ] g) (h' : g ≤ᵐ[μ] f) : f =ᵐ[μ] g"),
+     "If f is at most g almost everywhere with respect to μ and g is at most f almost everywhere with respect to μ, "
+     "then f equals g almost everywhere with respect to μ."),
+    (lean("MeasureTheory.ae_le_of_ae_lt", "theorem", "theorem ae_le_of_ae_lt (h : ∀ᵐ x ∂μ, f x < g x) : "
+          "∀ᶠ x in l, f x ≤ g x"),
+     "If for almost every x with respect to μ, f x is less than g x, then eventually along l, f x is at most g x."),
+    (lean("Filter.EventuallyEq.deriv_eq", "theorem", "theorem deriv_eq (h : f =ᶠ[𝓝 x] g) : deriv f x = deriv g x"),
+     "If f equals g eventually along x, then the derivative of f at x equals the derivative of g at x."),
+    (lean("real_inner_comm", "theorem", "theorem real_inner_comm (x y : F) : ⟪y, x⟫_ℝ = ⟪x, y⟫_ℝ"),
+     "The inner product of y and x equals the inner product of x and y."),
+    (lean("add_left_injective", "theorem", "theorem add_left_injective (b : G) : Function.Injective (· + b)"),
+     "The function x ↦ x + b is injective."),
+    # instances of one class in a row are one setting
+    (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
+          variables="{R S α : Type*} [CommRing R] [CommRing S] [Module R S]"),
+     "For commutative rings R and S and a module S over R, if the sum of a and b is even, then the sum of b and "
+     "a is even."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
@@ -217,7 +235,8 @@ def test_types_and_kinds_are_told_by_how_mathlib_uses_and_names_them() -> None:
     assert lexicon.phrases["NoMaxOrder"].template == "{0} has no maximum order"
     assert lexicon.phrases["PreservesFiniteProducts"].template == "{0} preserves finite products"
     informaliser = Informaliser(lexicon)
-    assert informaliser.sentence(USES[1]).text == "For a power series p and a power series q, p equals q."
+    # objects of one kind in a row are said together
+    assert informaliser.sentence(USES[1]).text == "For power series p and q, p equals q."
     assert informaliser.sentence(lean("Foo.inhabited", "instance", "instance : Inhabited Foo")).text == \
         "Foo is inhabited."
     assert informaliser.sentence(lean("Foo.compact", "theorem", "theorem compact [TopologicalSpace X] "
@@ -241,7 +260,7 @@ def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_
     unread = lean("Even.add", "theorem", statement, variables="{A B : GrpCat} (f : A ⟶ B) (g : ⟨)")
     assert informaliser.sentence(unread).text == "If a is even and b is even, then the sum of a and b is even."
     # a setting that makes the sentence longer than it may be is left out, not the conclusion
-    settings = " ".join(f"{{α{k} : Type*}} [CommRing α{k}]" for k in range(30))
+    settings = " ".join(f"{{α{k} : Type*}} [{('CommRing', 'Field')[k % 2]} α{k}]" for k in range(30))
     crowded = lean("Even.add", "theorem", statement.replace(") :", ") (h : α0 = α29) :"),
                    variables=f"{settings} {{a b : α0}}")
     assert informaliser.sentence(crowded).text == \
