@@ -56,6 +56,7 @@ from search.corpus.lean.notation import (
     EVENTUALLY,
     EVENTUALLY_PRECEDENCE,
     GLUED_CALLS,
+    GLUED_CONSTANTS,
     INFIX,
     INTERVAL_INTEGRAL,
     NEGATED,
@@ -164,7 +165,7 @@ _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
-#: Tokens an entry of `DECORATED_INFIX`, `EVENTUALLY` or `ALMOST_EVERYWHERE` spans at most
+#: Tokens an entry of `DECORATED_INFIX`, `EVENTUALLY`, `ALMOST_EVERYWHERE` or `GLUED_CONSTANTS` spans at most
 #: (`→ₙ+*`: `→` `ₙ` `+` `*`).
 _LONGEST_GLUED = 4
 _SCRIPT_RE = re.compile(r"[\u2100-\u214f\U0001d400-\U0001d7ff]+\Z")
@@ -334,7 +335,7 @@ class _Reader:
             return VAR
         if self.terms and (symbol := self.glued_symbol(ALMOST_EVERYWHERE)):
             return self.almost_everywhere(*symbol)
-        if t.text in self.binder_words:
+        if t.text in self.binder_words and not (self.terms and self.glued_symbol(GLUED_CONSTANTS)):
             return self.binder_expr(t.text)
         if t.text == "¬":
             self.i += 1
@@ -345,7 +346,12 @@ class _Reader:
         if self.terms and t.text in PREFIX:
             self.i += 1
             name, prec = PREFIX[t.text]
-            return app(const(name), self.atom() if prec >= 1024 else self.expr(prec))
+            if prec < 1024:
+                return app(const(name), self.expr(prec))
+            head = app(const(name), self.atom())  # `⅟a x`: a term of its own, applied to what follows
+            while (t := self.peek()) is not None and self.starts_atom(t):
+                head = app(head, self.atom())
+            return head
         return self.application()
 
     def binder_expr(self, word: str) -> Expr:
@@ -601,7 +607,8 @@ class _Reader:
     def skip_glued(self) -> None:
         """Skip the run of tokens glued together (no whitespace) from the current one."""
         first = True
-        while (t := self.peek()) is not None and (first or not t.spaced) and t.text not in TERM_BRACKETS.closing:
+        while (t := self.peek()) is not None and (first or not t.spaced) and t.text not in TERM_BRACKETS.closing \
+                and not (self.terms and (t.text == "," or t.text in _PAIR_CLOSINGS)):
             first = False
             if t.text in TERM_BRACKETS.opening:
                 self.skip_group()
@@ -618,6 +625,9 @@ class _Reader:
                 return self.enclosed()
             if t.text == "#" and self.glued_next():
                 return self.prefix()
+            if symbol := self.glued_symbol(GLUED_CONSTANTS):
+                self.i += symbol[1]
+                return const(GLUED_CONSTANTS[symbol[0]])
         self.i += 1
         if t.text in ("@", "↑", "⇑", "↥"):
             return self.atom()

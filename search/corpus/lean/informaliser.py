@@ -575,7 +575,8 @@ def _introduced(items: list[_Introduced]) -> str:
     groups: list[tuple[str, str, list[str]]] = []
     for noun, name, tail in items:
         if groups and groups[-1][:2] == (noun, tail) and name and groups[-1][2][-1]:
-            groups[-1][2].append(name)
+            if name not in groups[-1][2]:  # a `variable` declared again ("groups E and E")
+                groups[-1][2].append(name)
         else:
             groups.append((noun, tail, [name]))
     said = []

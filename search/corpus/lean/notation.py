@@ -110,6 +110,12 @@ EVENTUALLY: dict[str, tuple[str, str]] = {
 ALMOST_EVERYWHERE: dict[str, str] = {"∀ᵐ": "Filter.Eventually", "∃ᵐ": "Filter.Frequently"}
 #: The precedence of `EVENTUALLY`'s relations, as of `=`.
 EVENTUALLY_PRECEDENCE = 50
+#: Notation for a constant that the tokenizer splits or that begins like a binder (`λ_ X` is the
+#: left unitor, not `fun _ => X`).
+GLUED_CONSTANTS: dict[str, str] = {
+    "λ_": "CategoryTheory.MonoidalCategoryStruct.leftUnitor", "ρ_": "CategoryTheory.MonoidalCategoryStruct.rightUnitor",
+    "α_": "CategoryTheory.MonoidalCategoryStruct.associator",
+}
 #: More postfix operators.
 TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose"}
 #: Brackets around two terms: opening -> (closing, constant, whether a glued `_𝕜` after the
@@ -200,7 +206,7 @@ def documented() -> list[tuple[str, str]]:
     """Every entry of the tables above as (notation as written, what it reads as), in the
     tables' order: docs/loogle.md's notation table, which a test keeps in step."""
     rows: list[tuple[str, str]] = []
-    rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS}.items()]
+    rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS, **GLUED_CONSTANTS}.items()]
     rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX}.items()]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]

@@ -92,6 +92,8 @@ two = c("OfNat.ofNat", literal("2"))
         ("⟪x, y⟫_ℝ", c("Inner.inner", const("Real"), x, y)),
         ("⟪x, y⟫", c("Inner.inner", VAR, x, y)),
         ("∠ x y x", c("EuclideanGeometry.angle", x, y, x)),
+        ("(λ_ x).hom", c("hom", c("CategoryTheory.MonoidalCategoryStruct.leftUnitor", x))),
+        ("⅟x y = y", c("Eq", app(c("Invertible.invOf", x), y), y)),
         ("∀ᵐ x ∂μ, f x = y", c("Filter.Eventually", c("Eq", app(f, x), y), c("MeasureTheory.ae", local("μ")))),
         ("∃ᵐ x, f x", c("Filter.Frequently", app(f, x), c("MeasureTheory.ae", const("MeasureTheory.MeasureSpace.volume")))),
     ],
