@@ -191,9 +191,9 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
      "The inner product of y and x equals the inner product of x and y."),
     (lean("add_left_injective", "theorem", "theorem add_left_injective (b : G) : Function.Injective (· + b)"),
      "The function x ↦ x + b is injective."),
-    # instances of one class in a row are one setting
+    # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
-          variables="{R S α : Type*} [CommRing R] [CommRing S] [Module R S]"),
+          variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
      "For commutative rings R and S and a module S over R, if the sum of a and b is even, then the sum of b and "
      "a is even."),
 ])
