@@ -7,7 +7,8 @@ prime number, then 2 is at most p." The statement is read by the project's own t
 * the `variable` binders of its section that the statement uses (`meta.variables`) are read
   before its own, as Lean adds them;
 * instance binders are the setting (`[CommRing R]`: "a commutative ring R"), binders of a
-  type worth naming are the objects ("a natural number p", "a finite set s"), hypotheses,
+  type worth naming are the objects ("a natural number p", "a finite set s"; those of one
+  kind in a row together: "natural numbers m and n"), hypotheses,
   the premises of an implication and classes named by what their argument is or has
   (`[HasZeroMorphisms C]`: "if C has zero morphisms") are conditions ("if p is a prime
   number"), and the conclusion is said last;
@@ -32,7 +33,6 @@ from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
 from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
-from search.corpus.lean.notation import AE
 from search.corpus.lean.lexicon import (
     HYPOTHESIS,
     Lexicon,
@@ -43,6 +43,7 @@ from search.corpus.lean.lexicon import (
     with_article,
     words_of,
 )
+from search.corpus.lean.notation import AE
 from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -456,7 +457,8 @@ class Informaliser:
         return f"for {_introduced(intro)}, {main}" if intro else main
 
     def _setting(self, domain: Expr, speaker: _Speaker) -> _Introduced | None:
-        """An instance binder as the setting: `[CommRing R]` -> "a commutative ring R"."""
+        """An instance binder as the setting: `[CommRing R]` -> ("commutative ring", "R", ""), which
+        `_introduced` says "a commutative ring R"."""
         head, args = _head(domain)
         if head[0] != "c" or head[1].rsplit(".", 1)[-1] in _SILENT_CLASSES:
             return None
