@@ -165,6 +165,10 @@ _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
+#: The characters an entry of the glued tables starts with: a token that starts with none
+#: spells none.
+_GLUED_STARTS = frozenset(k[0] for table in (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS)
+                          for k in table)
 #: Tokens an entry of `DECORATED_INFIX`, `EVENTUALLY`, `ALMOST_EVERYWHERE` or `GLUED_CONSTANTS` spans at most
 #: (`→ₙ+*`: `→` `ₙ` `+` `*`).
 _LONGEST_GLUED = 4
@@ -297,10 +301,15 @@ class _Reader:
     def glued_symbol(self, table: dict) -> tuple[str, int] | None:
         """The longest entry of `table` that the current token and those glued to it spell
         (`=` `ᶠ` `[` is `=ᶠ[`), with how many tokens it takes; None if they spell none."""
+        toks, i = self.toks, self.i
+        if i >= len(toks) or toks[i].text[0] not in _GLUED_STARTS:
+            return None  # asked at every operator and atom: most tokens start no entry
         text, ends = "", {}
-        while (t := self.peek(len(ends))) is not None and (not ends or not t.spaced) and len(ends) < _LONGEST_GLUED:
+        for k, t in enumerate(toks[i:i + _LONGEST_GLUED]):
+            if k and t.spaced:
+                break
             text += t.text
-            ends[len(text)] = len(ends) + 1
+            ends[len(text)] = k + 1
         return next(((text[:n], k) for n, k in sorted(ends.items(), reverse=True) if text[:n] in table), None)
 
     def decorated(self, nxt: Token, prec: int) -> bool:
