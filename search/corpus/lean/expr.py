@@ -50,6 +50,7 @@ from search.corpus.lean.notation import (
     BINDERS,
     BOUNDED_DOMAINS,
     BRACKET_INFIX,
+    BRACKET_PRECEDENCE,
     CONSTANTS,
     DECORATED_INFIX,
     ENCLOSING,
@@ -72,7 +73,7 @@ from search.corpus.lean.notation import (
     VOLUME,
     Binder,
 )
-from search.corpus.lean.syntax import TERM_BRACKETS, Token, group_end, split_name
+from search.corpus.lean.syntax import TERM_BRACKETS, Token, group_end, split_name, term_tokens
 
 Expr = tuple
 VAR: Expr = ("v",)
@@ -165,13 +166,14 @@ _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
-#: The characters an entry of the glued tables starts with: a token that starts with none
-#: spells none.
-_GLUED_STARTS = frozenset(k[0] for table in (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS)
-                          for k in table)
-#: Tokens an entry of `DECORATED_INFIX`, `EVENTUALLY`, `ALMOST_EVERYWHERE` or `GLUED_CONSTANTS` spans at most
-#: (`→ₙ+*`: `→` `ₙ` `+` `*`).
-_LONGEST_GLUED = 4
+#: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
+_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS)
+#: Binary notation among them, looked up once at each operator.
+_GLUED_OPERATORS = {**DECORATED_INFIX, **EVENTUALLY}
+#: The characters their entries start with: a token that starts with none spells none.
+_GLUED_STARTS = frozenset(k[0] for table in _GLUED_TABLES for k in table)
+#: Tokens an entry spans at most (`→ₙ+*`: `→` `ₙ` `+` `*`).
+_LONGEST_GLUED = max(len(term_tokens(k)) for table in _GLUED_TABLES for k in table)
 _SCRIPT_RE = re.compile(r"[\u2100-\u214f\U0001d400-\U0001d7ff]+\Z")
 _UNIVERSE_RE = re.compile(r"[uvw][0-9_'\u2080-\u2089]*\Z")
 _VAR_RE = re.compile(
@@ -246,31 +248,20 @@ class _Reader:
     def expr(self, min_prec: int = 0) -> Expr:
         left = self.prefix()
         while (t := self.peek()) is not None:
-            if t.text in BRACKET_INFIX and min_prec <= 25:
-                self.i += 1
-                name, via_id = BRACKET_INFIX[t.text]
-                ring = self.expr(0)
-                if (c := self.peek()) is not None and c.text == "]":
-                    self.i += 1
-                right = self.expr(25)
-                ring = app(const("RingHom.id"), ring) if via_id else ring
-                left = app(const(name), ring, left, right)
+            if t.text in BRACKET_INFIX and min_prec <= BRACKET_PRECEDENCE:
+                left = self.bracketed(left, 1, *BRACKET_INFIX[t.text], BRACKET_PRECEDENCE)
                 continue
-            if self.terms and (symbol := self.glued_symbol(EVENTUALLY)):
-                if EVENTUALLY_PRECEDENCE < min_prec:
-                    return left
-                self.i += symbol[1]
-                name, via = EVENTUALLY[symbol[0]]
-                along = self.expr(0)
-                self.expect("]", t)
-                right = self.expr(EVENTUALLY_PRECEDENCE + 1)
-                left = app(const(name), app(const(via), along) if via else along, left, right)
-                continue
-            if self.terms and (symbol := self.glued_symbol(DECORATED_INFIX)):
-                prec, right_assoc, head = DECORATED_INFIX[symbol[0]]
+            if self.terms and (symbol := self.glued_symbol(_GLUED_OPERATORS)):
+                text, width = symbol
+                if text in EVENTUALLY:
+                    if EVENTUALLY_PRECEDENCE < min_prec:
+                        return left
+                    left = self.bracketed(left, width, *EVENTUALLY[text], EVENTUALLY_PRECEDENCE + 1)
+                    continue
+                prec, right_assoc, head = DECORATED_INFIX[text]
                 if prec < min_prec:
                     return left
-                self.i += symbol[1]
+                self.i += width
                 left = app(const(head), left, self.expr(prec if right_assoc else prec + 1))
                 continue
             if t.text in ("<|", "|>") and min_prec <= 10:
@@ -297,6 +288,16 @@ class _Reader:
             right = self.expr(prec if right_assoc else prec + 1)
             left = self.binary(t.text, head, left, right)
         return left
+
+    def bracketed(self, left: Expr, width: int, name: str, via: str, right_prec: int) -> Expr:
+        """`M →ₗ[R] N`, `f =ᵐ[μ] g` (the notation `width` tokens long): the constant applied to the
+        bracket's term (through `via`, when there is one) and to both sides."""
+        opener = self.peek()
+        self.i += width
+        inside = self.expr(0)
+        self.expect("]", opener)
+        right = self.expr(right_prec)
+        return app(const(name), app(const(via), inside) if via else inside, left, right)
 
     def glued_symbol(self, table: dict) -> tuple[str, int] | None:
         """The longest entry of `table` that the current token and those glued to it spell

@@ -249,14 +249,14 @@ class _Speaker:
             self.proofs.add(name)
             return f"if {self.claim(domain)}, then {self.claim(body)}"
         if body[0] == "f" and (bound := self.bound_relation(name, body[1])):
-            return f"for every {self.named(name, domain, article=False)}{bound}, {self.claim(body[2])}"
+            return f"for every {self.named(name, domain)}{bound}, {self.claim(body[2])}"
         names = [name]
         while body[0] == "Π" and body[2] == domain and not self.is_proposition(body[2]) \
                 and not (body[3][0] == "f" and self.bound_relation(body[1], body[3][1])):
             names.append(body[1])
             body = body[3]
         if len(names) == 1:
-            return f"for every {self.named(name, domain, article=False)}, {self.claim(body)}"
+            return f"for every {self.named(name, domain)}, {self.claim(body)}"
         noun, tail = self.kind_of(domain)
         kind = f"{plural(noun)} " if noun else ""
         return f"for all {kind}{_join(names)}{' ' + tail if tail else ''}, {self.claim(body)}"
@@ -321,12 +321,11 @@ class _Speaker:
         "" for a class of one argument."""
         return f"{word} {_join([self.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
 
-    def named(self, name: str, type_: Expr, article: bool = True) -> str:
-        """A variable with what its type says it is: "a finite set s of γ"; the bare name else."""
+    def named(self, name: str, type_: Expr) -> str:
+        """A bound variable with what its type says it is ("for every finite set s of γ"); the
+        bare name else."""
         noun, tail = self.kind_of(type_)
-        if not noun:
-            return name
-        return f"{with_article(noun) if article else noun} {name}{' ' + tail if tail else ''}"
+        return " ".join(x for x in (noun, name, tail) if x) if noun else name
 
     def term(self, e: Expr, outer: int = 0) -> str:
         """A term in words (arithmetic in symbols)."""

@@ -32,6 +32,8 @@ POSTFIX: dict[str, str] = {
 }
 #: The arrow: `A → B` is a function type (a `∀` whose variable the body does not use).
 ARROW = "→"
+#: The ring homomorphism a linear map's ring goes through (`BRACKET_INFIX`).
+_ID = "RingHom.id"
 #: Binary notation: precedence, right-associative?, constant (or `ARROW`).
 INFIX: dict[str, tuple[int, bool, str]] = {
     "→": (25, True, ARROW), "->": (25, True, ARROW),
@@ -56,15 +58,17 @@ INFIX: dict[str, tuple[int, bool, str]] = {
     "\\": (70, False, "SDiff.sdiff"), "⇨": (60, True, "HImp.himp"), "∆": (100, False, "symmDiff"),
     "⊣": (15, False, "CategoryTheory.Adjunction"),
 }
-#: `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N` (True: the ring goes through `RingHom.id`);
-#: `M ⊗[R] N` is `TensorProduct R M N`.
-BRACKET_INFIX: dict[str, tuple[str, bool]] = {
-    "→ₗ[": ("LinearMap", True), "≃ₗ[": ("LinearEquiv", True), "→L[": ("ContinuousLinearMap", True),
-    "≃L[": ("ContinuousLinearEquiv", True), "→ₗᵢ[": ("LinearIsometry", True),
-    "≃ₗᵢ[": ("LinearIsometryEquiv", True), "→ₛₗ[": ("LinearMap", False),
-    "→SL[": ("ContinuousLinearMap", False), "→ₐ[": ("AlgHom", False), "≃ₐ[": ("AlgEquiv", False),
-    "⊗[": ("TensorProduct", False),
+#: `M →ₗ[R] N` is `LinearMap (RingHom.id R) M N`, `M ⊗[R] N` is `TensorProduct R M N`: the
+#: constant, and the constant the bracket's term goes through ("" for none).
+BRACKET_INFIX: dict[str, tuple[str, str]] = {
+    "→ₗ[": ("LinearMap", _ID), "≃ₗ[": ("LinearEquiv", _ID), "→L[": ("ContinuousLinearMap", _ID),
+    "≃L[": ("ContinuousLinearEquiv", _ID), "→ₗᵢ[": ("LinearIsometry", _ID),
+    "≃ₗᵢ[": ("LinearIsometryEquiv", _ID), "→ₛₗ[": ("LinearMap", ""),
+    "→SL[": ("ContinuousLinearMap", ""), "→ₐ[": ("AlgHom", ""), "≃ₐ[": ("AlgEquiv", ""),
+    "⊗[": ("TensorProduct", ""),
 }
+#: The precedence of `BRACKET_INFIX`'s notation (right-associative, as Lean's arrows).
+BRACKET_PRECEDENCE = 25
 #: Function-like notation written glued to its parenthesised arguments: `C(α, β)`.
 GLUED_CALLS: dict[str, str] = {
     "C": "ContinuousMap", "C_c": "CompactlySupportedContinuousMap", "C₀": "ZeroAtInftyContinuousMap",
@@ -218,8 +222,7 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`a {op} s`", f"`{'Not (' if op in NEGATED else ''}Membership.mem s a{')' if op in NEGATED else ''}`")
              for op in sorted(REVERSED)]
     rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
-    rows += [(f"`M {op}R] N`", f"`{name}{' (RingHom.id R)' if ring else ' R'} M N`")
-             for op, (name, ring) in BRACKET_INFIX.items()]
+    rows += [(f"`M {op}R] N`", f"`{name} {f'({via} R)' if via else 'R'} M N`") for op, (name, via) in BRACKET_INFIX.items()]
     rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
     rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
     rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()

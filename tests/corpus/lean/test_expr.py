@@ -143,6 +143,7 @@ def test_names_reading_is_unchanged() -> None:
         ("_ ⊞ _", "unknown notation '⊞'", 2),
         ("_ +", "'+' needs a term on its right", 2),
         ("‖_", "'‖' is not closed", 0),
+        ("_ →ₗ[_ _", "'→ₗ[' is not closed", 2),
     ],
 )
 def test_strict_reading_says_where_it_failed(text: str, message: str, at: int) -> None:
