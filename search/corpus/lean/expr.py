@@ -27,13 +27,18 @@ Two readings (`Reading`) share the parser:
   `{x // p x}` (`Subtype`), `{a, b}` (`Insert.insert a (Singleton.singleton b)`), `[a, b]`
   (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
   (`nhdsWithin x s`), `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer
-  splits (`f ∘ₗ g`, `f =ᵐ[μ] g`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`), and
-  `x.foo` on a variable bound with type `T ...` as `T.foo x`.
+  splits (`f ∘ₗ g`, `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`,
+  `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
+  named argument `f (a := x)` as `f` (it sets an argument out of order).
   With `strict`, what the forgiving parser would skip (unknown notation, an unclosed
   bracket, tokens left over) is a `ParseError` saying where.
 
-In both, `fun x => b` reads as `b`, `(e : T)` as `e`, anonymous constructors as `VAR`; a name
-that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as a local, as does
+`WORDS` reads as `TERMS` does, with binders that keep their names (`named_pi`, `lam`), and
+says what a reading without types cannot name: `p.1` is `Prod.fst p` (it may be `Subtype.val`),
+`.ofReal x` is `ofReal x` (its namespace is the expected type's); both are `VAR` in `TERMS`.
+
+In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR`, and `fun x => b`
+as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as a local, as does
 generalized field notation on a local (`x.foo` is `app(const("foo"), x)`).
 """
 
@@ -58,6 +63,7 @@ from search.corpus.lean.notation import (
     EVENTUALLY_PRECEDENCE,
     GLUED_CALLS,
     GLUED_CONSTANTS,
+    GLUED_POSTFIX,
     INFIX,
     INTERVAL_INTEGRAL,
     NEGATED,
@@ -164,10 +170,12 @@ _GLUED_OK = TERM_BRACKETS.closing | {",", "(", ":"}
 _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 #: Names for the variables of a section `(· + a)` (`WORDS`), the first the statement does not write.
 _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
+#: `p.1`, `p.2` (`WORDS`): the components of a pair, as a projection's number names them.
+_PROJECTIONS = {"1": "Prod.fst", "2": "Prod.snd"}
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
 #: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
-_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS)
+_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS, GLUED_POSTFIX)
 #: Binary notation among them, looked up once at each operator.
 _GLUED_OPERATORS = {**DECORATED_INFIX, **EVENTUALLY}
 #: The characters their entries start with: a token that starts with none spells none.
@@ -556,8 +564,19 @@ class _Reader:
     def application(self) -> Expr:
         head = self.atom()
         while (t := self.peek()) is not None and self.starts_atom(t):
+            if self.terms and self.named_argument():
+                # `f (a := x)` sets an argument by its name: none in order; `f (a := x).foo` is `(f (a := x)).foo`
+                self.skip_group()
+                head = self.postfixed(head)
+                continue
             head = app(head, self.atom())
         return head
+
+    def named_argument(self) -> bool:
+        """Whether a named argument `(a := x)` comes next."""
+        t, name, assign = self.peek(), self.peek(1), self.peek(2)
+        return t is not None and t.text == "(" and name is not None and name.kind == "ident" \
+            and assign is not None and assign.text == ":="
 
     def starts_atom(self, t: Token) -> bool:
         if self.terms:
@@ -586,7 +605,10 @@ class _Reader:
             TERM_BRACKETS.closing | {"_"}) and self.toks[self.i - 1].kind not in ("ident", "num")
 
     def atom(self) -> Expr:
-        e = self.atom_core()
+        return self.postfixed(self.atom_core())
+
+    def postfixed(self, e: Expr) -> Expr:
+        """`e` with the postfix notation and field notation glued after it (`x⁻¹`, `(f x).foo`)."""
         while (t := self.peek()) is not None:
             if t.text in self.postfix:
                 self.i += 1
@@ -600,6 +622,16 @@ class _Reader:
                 self.i += 2
                 for part in split_name(f.text):
                     e = app(const(part), e)
+            elif self.words and t.text == "." and not t.spaced and (f := self.peek(1)) is not None \
+                    and not f.spaced and all(n in _PROJECTIONS for n in f.text.split(".")):
+                # `p.1`, `x.2.1`: which structure's projection it is, a reading without types
+                # cannot tell (`Prod.fst`, `Subtype.val`), so only the words say it.
+                self.i += 2
+                for n in f.text.split("."):
+                    e = app(const(_PROJECTIONS[n]), e)
+            elif self.terms and not t.spaced and (symbol := self.glued_symbol(GLUED_POSTFIX)):
+                self.i += symbol[1]
+                e = app(const(GLUED_POSTFIX[symbol[0]]), e)
             elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK \
                     and not (self.terms and self.closes_enclosure(t)):
                 # Unknown notation glued to the atom (`R≥0`, `X[S⁻¹]`, `x.1`): unnameable.
@@ -670,6 +702,11 @@ class _Reader:
             return VAR
         if t.kind == "ident":
             return self.identifier(t.text)
+        if self.words and t.text == "." and (f := self.peek()) is not None and f.kind == "ident" and not f.spaced:
+            # `.ofReal x`: a constant of the namespace the expected type names, which only the
+            # words can leave unnamed
+            self.i += 1
+            return const(f.text)
         if t.kind not in ("string",) and t.text not in ("?_", "·"):
             self.fail(f"unknown notation '{t.text}'", t)
         return VAR

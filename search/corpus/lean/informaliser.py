@@ -371,7 +371,9 @@ class _Speaker:
             return self.claim(e)
         phrase = self.phrase(name)
         if phrase is None:
-            objects = [a for a in args if not self.is_proof(a)] or args
+            # the arguments a reader says: not proofs, not holes (`hI.to _`), unless nothing else is left
+            written = [a for a in args if a != VAR] or args
+            objects = [a for a in written if not self.is_proof(a)] or written
             said = f"{words_of(name)} of {' and '.join(self.term(a, 100) for a in objects)}"
             return f"({said})" if outer >= 100 else said
         if phrase.role == "predicate":

@@ -146,6 +146,12 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "EuclideanGeometry.oangle": _p("the oriented angle at {1} from {0} to {2}"),
     "CategoryTheory.MonoidalCategoryStruct.whiskerLeft": _p("the whiskering of {1} by {0} on the left"),
     "CategoryTheory.MonoidalCategoryStruct.whiskerRight": _p("the whiskering of {0} by {1} on the right"),
+    "CategoryTheory.MonoidalCategoryStruct.tensorHom": _p("the tensor product of {0} and {1}"),
+    "HasQuotient.Quotient": _p("the quotient of {0} by {1}"), "Multiset.cons": _p("{0} inserted in {1}"),
+    "Prod.fst": _p("the first component of {0}"), "Prod.snd": _p("the second component of {0}"),
+    "Asymptotics.IsLittleO": _p("{1} is little o of {2} along {0}", "predicate"),
+    "Asymptotics.IsBigO": _p("{1} is big O of {2} along {0}", "predicate"),
+    "Asymptotics.IsTheta": _p("{1} is big Theta of {2} along {0}", "predicate"),
 }
 
 #: Words that begin a predicate's name and are its verb (`IsCompact`, `HasSum`,

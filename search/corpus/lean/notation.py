@@ -88,6 +88,7 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "⋙": (80, True, "CategoryTheory.Functor.comp"), "<$>": (100, True, "Functor.map"),
     "+ᵥ": (65, True, "HVAdd.hVAdd"), "-ᵥ": (65, False, "VSub.vsub"),
     "⊗ₜ": (100, True, "TensorProduct.tmul"),
+    "⧸": (35, False, "HasQuotient.Quotient"),
     "◁": (81, True, "CategoryTheory.MonoidalCategoryStruct.whiskerLeft"),
     "▷": (81, False, "CategoryTheory.MonoidalCategoryStruct.whiskerRight"),
 }
@@ -100,14 +101,18 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "→ₙ+*": (25, True, "NonUnitalRingHom"), "⬝ᵥ": (72, False, "dotProduct"),
     "*ᵥ": (73, True, "Matrix.mulVec"), "ᵥ*": (73, False, "Matrix.vecMul"),
     "%ₘ": (70, False, "Polynomial.modByMonic"), "/ₘ": (70, False, "Polynomial.divByMonic"),
+    "⊗ₘ": (70, False, "CategoryTheory.MonoidalCategoryStruct.tensorHom"), "::ₘ": (67, True, "Multiset.cons"),
 }
 #: The filter of almost every point for a measure.
 AE = "MeasureTheory.ae"
-#: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, and `f =ᵐ[μ] g` is the same along
-#: `MeasureTheory.ae μ`: the relation, and the constant the bracket's term goes through ("" for none).
+#: Relations along a filter: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, `f =ᵐ[μ] g` the same
+#: along `MeasureTheory.ae μ`, `f =o[l] g` is `Asymptotics.IsLittleO l f g`: the relation, and
+#: the constant the bracket's term goes through ("" for none).
 EVENTUALLY: dict[str, tuple[str, str]] = {
     "=ᶠ[": ("Filter.EventuallyEq", ""), "≤ᶠ[": ("Filter.EventuallyLE", ""),
     "=ᵐ[": ("Filter.EventuallyEq", AE), "≤ᵐ[": ("Filter.EventuallyLE", AE),
+    "=o[": ("Asymptotics.IsLittleO", ""), "=O[": ("Asymptotics.IsBigO", ""),
+    "=Θ[": ("Asymptotics.IsTheta", ""),
 }
 #: `∀ᵐ x ∂μ, p x` is `Filter.Eventually (fun x => p x) (MeasureTheory.ae μ)` (`volume` without
 #: `∂μ`), `∃ᵐ` the same with `Filter.Frequently`; the tokenizer splits them (`∀` `ᵐ`).
@@ -122,6 +127,8 @@ GLUED_CONSTANTS: dict[str, str] = {
 }
 #: More postfix operators.
 TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose"}
+#: Postfix notation that the tokenizer splits: `R[X]` is `Polynomial R`.
+GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial"}
 #: Brackets around two terms: opening -> (closing, constant, whether a glued `_𝕜` after the
 #: closing bracket is the constant's first argument): `⁅x, y⁆` is `Bracket.bracket x y`,
 #: `⟪x, y⟫_𝕜` is `Inner.inner 𝕜 x y`.
@@ -211,7 +218,7 @@ def documented() -> list[tuple[str, str]]:
     tables' order: docs/loogle.md's notation table, which a test keeps in step."""
     rows: list[tuple[str, str]] = []
     rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS, **GLUED_CONSTANTS}.items()]
-    rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX}.items()]
+    rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX, **GLUED_POSTFIX}.items()]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in DECORATED_INFIX.items()]

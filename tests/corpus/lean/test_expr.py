@@ -96,6 +96,15 @@ two = c("OfNat.ofNat", literal("2"))
         ("⅟x y = y", c("Eq", app(c("Invertible.invOf", x), y), y)),
         ("∀ᵐ x ∂μ, f x = y", c("Filter.Eventually", c("Eq", app(f, x), y), c("MeasureTheory.ae", local("μ")))),
         ("∃ᵐ x, f x", c("Filter.Frequently", app(f, x), c("MeasureTheory.ae", const("MeasureTheory.MeasureSpace.volume")))),
+        ("f =o[𝓝 x] f ↔ f =O[l] y", c("Iff", c("Asymptotics.IsLittleO", c("nhds", x), f, f),
+                                       c("Asymptotics.IsBigO", local("l"), f, y))),
+        ("x ⧸ y ^ 2", c("HasQuotient.Quotient", x, c("HPow.hPow", y, two))),
+        ("f x[X] = y", c("Eq", app(f, c("Polynomial", x)), y)),
+        ("x ::ₘ y", c("Multiset.cons", x, y)),
+        ("f ⊗ₘ f", c("CategoryTheory.MonoidalCategoryStruct.tensorHom", f, f)),
+        # an argument given by its name is not one in order
+        ("f (y := x) x", app(f, x)),
+        ("f (y := x).foo", c("foo", f)),
     ],
 )
 def test_terms_reading_desugars_notation(text: str, expected: tuple) -> None:
@@ -124,6 +133,16 @@ def test_words_reading_reads_a_section_as_the_function_it_is() -> None:
     assert words("(f (· + 1) y)") == app(f, lam("x", plus_one), y)
     # the `TERMS` reading keeps a `·` a hole
     assert term("(· + 1)") == c("HAdd.hAdd", VAR, c("OfNat.ofNat", literal("1")))
+
+
+def test_words_reading_says_what_only_types_would_name() -> None:
+    def words(text: str) -> tuple:
+        return parse_term(term_tokens(text), reading=Reading.WORDS)
+
+    # a projection's number and a constant of the expected type's namespace
+    assert words("x.2.1 = .ofReal y") == c("Eq", c("Prod.fst", c("Prod.snd", x)), c("ofReal", y))
+    # the `TERMS` reading cannot tell `Prod.fst` from `Subtype.val`, nor name `.ofReal`: holes
+    assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 
 
 def test_names_reading_is_unchanged() -> None:

@@ -191,6 +191,20 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
      "The inner product of y and x equals the inner product of x and y."),
     (lean("add_left_injective", "theorem", "theorem add_left_injective (b : G) : Function.Injective (· + b)"),
      "The function x ↦ x + b is injective."),
+    (lean("isLittleO_id", "theorem", "theorem isLittleO_id (k : ℝ) : (fun t ↦ t ^ k) =o[atTop] fun t ↦ t ^ (k + 1)"),
+     "For a real number k, the function t ↦ t ^ k is little o of the function t ↦ t ^ (k + 1) along infinity."),
+    (lean("Ideal.length_quotient", "theorem", "theorem length_quotient (n : ℕ) : "
+          "Module.length R (R ⧸ maximalIdeal R ^ n) = n"),
+     "For a natural number n, length of R and the quotient of R by (maximal ideal of R) to the power n equals n."),
+    (lean("Prod.mem", "theorem", "theorem mem {x : A × B} : x.1 ∈ S ∧ x.2.1 = 0"),
+     "For a product x of A and B, the first component of x belongs to S and the first component of the second "
+     "component of x equals 0."),
+    # an argument given by its name, and a constant of the namespace its type names (`.ok`), are said
+    (lean("Result.map_eq_ok", "theorem", "theorem map_eq_ok : x.map f (a := a) = .ok b s"),
+     "The map of x and f equals ok of b and s."),
+    # a hole is no object of the sentence ("the to of …")
+    (lean("IsPushout.of_isInitial", "theorem", "theorem of_isInitial (hI : IsCompact I) : c.inl = hI.to _"),
+     "If I is compact, then inl of c equals to of hI."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
