@@ -26,7 +26,7 @@ Two readings (`Reading`) share the parser:
   with `if h : c`), `{x | p x}` (`setOf`), `{x ∈ s | p x}` (`setOf (x ∈ s ∧ p x)`),
   `{x // p x}` (`Subtype`), `{a, b}` (`Insert.insert a (Singleton.singleton b)`), `[a, b]`
   (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
-  (`nhdsWithin x s`), `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer
+  (`nhdsWithin x s`; `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`, `notation.NEIGHBOURHOOD_SIDES`), `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer
   splits (`f ∘ₗ g`, `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`,
   `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
   named argument `f (a := x)` as `f` (it sets an argument out of order).
@@ -34,8 +34,10 @@ Two readings (`Reading`) share the parser:
   bracket, tokens left over) is a `ParseError` saying where.
 
 `WORDS` reads as `TERMS` does, with binders that keep their names (`named_pi`, `lam`), and
-says what a reading without types cannot name: `p.1` is `Prod.fst p` (it may be `Subtype.val`),
-`.ofReal x` is `ofReal x` (its namespace is the expected type's); both are `VAR` in `TERMS`.
+says what a reading without types cannot name: `p.1` is `Prod.fst p` (`Subtype.val p` when `p`'s
+type is a variable's, `p : ↥S`), `.ofReal x` is `ofReal x` (its namespace is the expected
+type's), `(↑)` is `notation.COERCION`; all are `VAR` in `TERMS`. It leaves out the structure
+a predicate is taken in (`IsClosed[t] s` is `IsClosed s`).
 
 In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR`, and `fun x => b`
 as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as a local, as does
@@ -56,6 +58,7 @@ from search.corpus.lean.notation import (
     BOUNDED_DOMAINS,
     BRACKET_INFIX,
     BRACKET_PRECEDENCE,
+    COERCION,
     CONSTANTS,
     DECORATED_INFIX,
     ENCLOSING,
@@ -67,6 +70,7 @@ from search.corpus.lean.notation import (
     INFIX,
     INTERVAL_INTEGRAL,
     NEGATED,
+    NEIGHBOURHOOD_SIDES,
     PAIRS,
     POSTFIX,
     PREFIX,
@@ -170,8 +174,11 @@ _GLUED_OK = TERM_BRACKETS.closing | {",", "(", ":"}
 _GLUED_OPERAND = {"(", "-", "¬", "↑", "⇑", "↥"}
 #: Names for the variables of a section `(· + a)` (`WORDS`), the first the statement does not write.
 _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
-#: `p.1`, `p.2` (`WORDS`): the components of a pair, as a projection's number names them.
+#: `p.1`, `p.2` (`WORDS`): the components of a pair, as a projection's number names them, and of a
+#: subtype, for a variable whose type is neither a pair's nor unknown (`x : ↥S`: `x.1` is its element).
 _PROJECTIONS = {"1": "Prod.fst", "2": "Prod.snd"}
+_SUBTYPE_PROJECTIONS = {"1": "Subtype.val", "2": "Subtype.property"}
+_PAIR_TYPES = frozenset({"Prod", "Sigma", "PSigma"})
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
 #: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
@@ -222,7 +229,8 @@ class _Reader:
         self.postfix = {**POSTFIX, **TERM_POSTFIX} if self.terms else POSTFIX
         self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
         self.binder_words = _TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
-        #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`.
+        #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`;
+        #: "" for a type that a variable heads (`x : ↥S`, `x : s`).
         self.types: dict[str, str] = {}
         #: `WORDS`: the names still to give the `·` of each parenthesised section being read.
         self.sections: list[list[str]] = []
@@ -557,9 +565,9 @@ class _Reader:
         head = type_
         while head[0] == "a":
             head = head[1]
-        if head[0] == "c":
+        if head[0] in ("c", "l"):
             for name in names:
-                self.types[name] = head[1]
+                self.types[name] = head[1] if head[0] == "c" else ""
 
     def application(self) -> Expr:
         head = self.atom()
@@ -628,10 +636,13 @@ class _Reader:
                 # cannot tell (`Prod.fst`, `Subtype.val`), so only the words say it.
                 self.i += 2
                 for n in f.text.split("."):
-                    e = app(const(_PROJECTIONS[n]), e)
+                    e = app(const(self.projection(e)[n]), e)
             elif self.terms and not t.spaced and (symbol := self.glued_symbol(GLUED_POSTFIX)):
                 self.i += symbol[1]
                 e = app(const(GLUED_POSTFIX[symbol[0]]), e)
+            elif self.words and t.text == "[" and not t.spaced and e[0] == "c":
+                # `IsClosed[t] s`, `MeasurableSet[m] s`: the structure it is taken in, which the words leave out
+                self.skip_group()
             elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK \
                     and not (self.terms and self.closes_enclosure(t)):
                 # Unknown notation glued to the atom (`R≥0`, `X[S⁻¹]`, `x.1`): unnameable.
@@ -641,6 +652,11 @@ class _Reader:
             else:
                 return e
         return e
+
+    def projection(self, e: Expr) -> dict[str, str]:
+        """The constants `e.1` and `e.2` stand for, as far as the type `e` was bound with tells."""
+        owner = self.types.get(e[1]) if e[0] == "l" else None
+        return _PROJECTIONS if owner is None or owner in _PAIR_TYPES else _SUBTYPE_PROJECTIONS
 
     def closes_enclosure(self, t: Token) -> bool:
         return any(t.text == closing for closing, _ in ENCLOSING.values()) or t.text in _PAIR_CLOSINGS or (
@@ -672,6 +688,8 @@ class _Reader:
                 return const(GLUED_CONSTANTS[symbol[0]])
         self.i += 1
         if t.text in ("@", "↑", "⇑", "↥"):
+            if self.words and t.text != "@" and (c := self.peek()) is not None and c.text == ")":
+                return const(COERCION)  # `((↑) : A → B)`
             return self.atom()
         if t.text in self.binder_words:
             self.i -= 1
@@ -850,9 +868,16 @@ class _Reader:
             return self.conditional()
         if self.terms and name == "𝓝" and nxt is not None and nxt.text == "[" and not nxt.spaced:
             self.i += 1
-            within = self.expr(0) if (t := self.peek()) is not None and t.text not in self.infix else VAR
+            side = (t := self.peek()) is not None and t.text in NEIGHBOURHOOD_SIDES and (c := self.peek(1)) is not None \
+                and c.text == "]"
+            within = VAR if side or t is None or t.text in self.infix else self.expr(0)
             self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
-            return app(const("nhdsWithin"), self.atom(), within)
+            point = self.atom()
+            if side:  # `𝓝[>] x`: the side of the point
+                within = point
+                for constant in NEIGHBOURHOOD_SIDES[t.text]:
+                    within = app(const(constant), within)
+            return app(const("nhdsWithin"), point, within)
         parts = split_name(name)
         if self.is_local(parts[0]):
             # Generalized field notation `x.foo`: the constant is `T.foo` for `x : T`.

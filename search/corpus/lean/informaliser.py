@@ -90,8 +90,11 @@ _ALMOST_EVERYWHERE = {"Filter.EventuallyEq": "equals", "Filter.EventuallyLE": "i
 #: Propositions that hold along a filter (`∀ᶠ x in l, p x`), said of their proposition, not of
 #: the function that is their argument.
 _ALONG = {"Filter.Eventually": "eventually", "Filter.Frequently": "frequently"}
+#: The words before a slot that go with it when a hole fills it ("morphism from _ to Z").
+_HOLE_PREPOSITIONS = re.compile(r" (?:from|of|over|on|at|in|within|with respect to|with) ")
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
+_TO = re.compile(r" to ")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
 _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
 #: A sentence's own first words, which open it capitalised even where the statement binds such a name.
@@ -162,7 +165,8 @@ class _Speaker:
         its template names: a slot in a list ("of f and a and {2}") or last ("integrable with {1}")
         is left out, any other is "it". Arguments with a default value that the statement writes
         (`HasSum f a L`) are not aligned with slots of the others ("f has sum a"). A proof in a
-        list of arguments is left out too ("the map of f and K" for `Compacts.map f hf K`)."""
+        list of arguments is left out too ("the map of f and K" for `Compacts.map f hf K`), and a
+        hole, with the preposition before it."""
         slots = phrase.slots
         if phrase.optional and len(args) > slots:  # only phrases made from a header have optional arguments
             args = args[:len(args) - min(phrase.optional, len(args) - slots)]
@@ -170,7 +174,10 @@ class _Speaker:
         out = phrase.template
         for k, arg in enumerate(used):
             slot = "{%d}" % k
-            listed = re.search(f" and {re.escape(slot)}|{re.escape(slot)} and ", out) if self.is_proof(arg) else None
+            written = re.escape(slot)
+            listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) else None
+            if arg == VAR:  # a hole (`h : _ ⟶ Z`) is left out with its preposition: "a morphism h to Z"
+                listed = re.search(f" and {written}|{written} and |{_HOLE_PREPOSITIONS.pattern}{written}", out)
             if listed:  # a proof in a list of arguments is left out
                 out = out[:listed.start()] + out[listed.end():]
             else:
@@ -300,7 +307,8 @@ class _Speaker:
         said = self.fill(phrase, args, lambda a: self.term(a, 100)) if phrase.slots else phrase.template
         if len(said) < 2:  # `x : X.N`: a one-letter type says nothing ("a n x")
             return "", ""
-        split = _TAIL.search(said)
+        # "morphism to Z" once a hole is left out of "morphism from {0} to {1}"
+        split = _TAIL.search(said) or (_TO.search(said) if " to {" in phrase.template else None)
         return (said[:split.start()], said[split.start() + 1:]) if split else (said, "")
 
     def class_property(self, e: Expr) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import binder_groups
+from search.corpus.lean.notation import COERCION
 from search.record import Statement
 from search.text.lean_text import binders_and_type, split_identifier
 
@@ -149,6 +150,9 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "CategoryTheory.MonoidalCategoryStruct.tensorHom": _p("the tensor product of {0} and {1}"),
     "HasQuotient.Quotient": _p("the quotient of {0} by {1}"), "Multiset.cons": _p("{0} inserted in {1}"),
     "Prod.fst": _p("the first component of {0}"), "Prod.snd": _p("the second component of {0}"),
+    "Subtype.val": _p("the element {0}"), "Subtype.property": _p("the property of {0}"),
+    COERCION: _p("the coercion"),
+    "BEq.beq": _p("{0} == {1}"), "bne": _p("{0} != {1}"), "nhdsSet": _p("the neighborhoods of {0}"),
     "Asymptotics.IsLittleO": _p("{1} is little o of {2} along {0}", "predicate"),
     "Asymptotics.IsBigO": _p("{1} is big O of {2} along {0}", "predicate"),
     "Asymptotics.IsTheta": _p("{1} is big Theta of {2} along {0}", "predicate"),

@@ -102,7 +102,11 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "*ᵥ": (73, True, "Matrix.mulVec"), "ᵥ*": (73, False, "Matrix.vecMul"),
     "%ₘ": (70, False, "Polynomial.modByMonic"), "/ₘ": (70, False, "Polynomial.divByMonic"),
     "⊗ₘ": (70, False, "CategoryTheory.MonoidalCategoryStruct.tensorHom"), "::ₘ": (67, True, "Multiset.cons"),
+    "==": (50, False, "BEq.beq"), "!=": (50, False, "bne"),
 }
+#: What the informaliser's reading makes of `(↑)`: the coercion a statement names, whichever
+#: function it elaborates to (no constant of Lean's).
+COERCION = "coe"
 #: The filter of almost every point for a measure.
 AE = "MeasureTheory.ae"
 #: Relations along a filter: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, `f =ᵐ[μ] g` the same
@@ -123,10 +127,16 @@ EVENTUALLY_PRECEDENCE = 50
 #: left unitor, not `fun _ => X`).
 GLUED_CONSTANTS: dict[str, str] = {
     "λ_": "CategoryTheory.MonoidalCategoryStruct.leftUnitor", "ρ_": "CategoryTheory.MonoidalCategoryStruct.rightUnitor",
-    "α_": "CategoryTheory.MonoidalCategoryStruct.associator",
+    "α_": "CategoryTheory.MonoidalCategoryStruct.associator", "𝓝ˢ": "nhdsSet",
+}
+#: `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`, `𝓝[≠] x` is `nhdsWithin x {x}ᶜ`: the constants applied
+#: to the point, innermost first, that make the set of the side written.
+NEIGHBOURHOOD_SIDES: dict[str, tuple[str, ...]] = {
+    ">": ("Set.Ioi",), "<": ("Set.Iio",), "≥": ("Set.Ici",), "≤": ("Set.Iic",),
+    "≠": ("Singleton.singleton", "HasCompl.compl"),
 }
 #: More postfix operators.
-TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose"}
+TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose", "⁰": "nonZeroDivisors"}
 #: Postfix notation that the tokenizer splits: `R[X]` is `Polynomial R`.
 GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial"}
 #: Brackets around two terms: opening -> (closing, constant, whether a glued `_𝕜` after the
@@ -213,6 +223,13 @@ SYMBOLS: tuple[str, ...] = (
 )
 
 
+def _applied(names: tuple[str, ...], x: str) -> str:
+    """`("Set.Ioi",)`, `x` -> `(Set.Ioi x)`: constants applied in turn, as Lean writes it."""
+    for name in names:
+        x = f"({name} {x})"
+    return x
+
+
 def documented() -> list[tuple[str, str]]:
     """Every entry of the tables above as (notation as written, what it reads as), in the
     tables' order: docs/loogle.md's notation table, which a test keeps in step."""
@@ -231,6 +248,8 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
     rows += [(f"`M {op}R] N`", f"`{name} {f'({via} R)' if via else 'R'} M N`") for op, (name, via) in BRACKET_INFIX.items()]
     rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
+    rows.append(("`𝓝[s] x`", "`nhdsWithin x s`"))
+    rows += [(f"`𝓝[{side}] x`", f"`nhdsWithin x {_applied(names, 'x')}`") for side, names in NEIGHBOURHOOD_SIDES.items()]
     rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
     rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()
              for suffix, name in names.items()]

@@ -105,6 +105,10 @@ two = c("OfNat.ofNat", literal("2"))
         # an argument given by its name is not one in order
         ("f (y := x) x", app(f, x)),
         ("f (y := x).foo", c("foo", f)),
+        ("s ∈ 𝓝[>] x", c("Membership.mem", c("nhdsWithin", x, c("Set.Ioi", x)), s)),
+        ("𝓝[≠] x", c("nhdsWithin", x, c("HasCompl.compl", c("Singleton.singleton", x)))),
+        ("(x != y) = (𝓝ˢ s == sᶜ⁰)", c("Eq", c("bne", x, y),
+                                        c("BEq.beq", c("nhdsSet", s), c("nonZeroDivisors", c("HasCompl.compl", s))))),
     ],
 )
 def test_terms_reading_desugars_notation(text: str, expected: tuple) -> None:
@@ -141,6 +145,11 @@ def test_words_reading_says_what_only_types_would_name() -> None:
 
     # a projection's number and a constant of the expected type's namespace
     assert words("x.2.1 = .ofReal y") == c("Eq", c("Prod.fst", c("Prod.snd", x)), c("ofReal", y))
+    assert words("Function.Injective ((↑) : s → t)") == c("Function.Injective", const("coe"))
+    assert words("IsClosed[t] s") == c("IsClosed", s)
+    # a variable whose type is not a pair's (`↥S`, a subtype) has an element, not components
+    subtype = parse_declaration(term_tokens("(x : ↥s) (y : A × B)"), term_tokens("x.1 = y.1"), Reading.WORDS)
+    assert subtype[3][3] == c("Eq", c("Subtype.val", x), c("Prod.fst", y))
     # the `TERMS` reading cannot tell `Prod.fst` from `Subtype.val`, nor name `.ofReal`: holes
     assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 

@@ -203,6 +203,8 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     (lean("Result.map_eq_ok", "theorem", "theorem map_eq_ok : x.map f (a := a) = .ok b s"),
      "The map of x and f equals ok of b and s."),
     # a hole is no object of the sentence ("the to of …")
+    (lean("Category.comp_assoc", "theorem", "theorem comp_assoc : ∀ {Z} (h : _ ⟶ Z), f ≫ h = g ≫ h"),
+     "For every Z, for every morphism h to Z, f followed by h equals g followed by h."),
     (lean("IsPushout.of_isInitial", "theorem", "theorem of_isInitial (hI : IsCompact I) : c.inl = hI.to _"),
      "If I is compact, then inl of c equals to of hI."),
     # instances of one class in a row are one setting, a variable declared again said once
