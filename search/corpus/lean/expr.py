@@ -26,9 +26,9 @@ Two readings (`Reading`) share the parser:
   with `if h : c`), `{x | p x}` (`setOf`), `{x ∈ s | p x}` (`setOf (x ∈ s ∧ p x)`),
   `{x // p x}` (`Subtype`), `{a, b}` (`Insert.insert a (Singleton.singleton b)`), `[a, b]`
   (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
-  (`nhdsWithin x s`; `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`, `notation.NEIGHBOURHOOD_SIDES`), `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer
-  splits (`f ∘ₗ g`, `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`,
-  `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
+  (`nhdsWithin x s`; `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`: `notation.NEIGHBOURHOOD_SIDES`),
+  `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer splits (`f ∘ₗ g`,
+  `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`, `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
   named argument `f (a := x)` as `f` (it sets an argument out of order).
   With `strict`, what the forgiving parser would skip (unknown notation, an unclosed
   bracket, tokens left over) is a `ParseError` saying where.
@@ -40,8 +40,9 @@ type's), `(↑)` is `notation.COERCION`; all are `VAR` in `TERMS`. It leaves out
 a predicate is taken in (`IsClosed[t] s` is `IsClosed s`).
 
 In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR`, and `fun x => b`
-as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not bound reads as a local, as does
-generalized field notation on a local (`x.foo` is `app(const("foo"), x)`).
+as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not
+bound reads as a local, as does generalized field notation on a local (`x.foo` is
+`app(const("foo"), x)`).
 """
 
 from __future__ import annotations
@@ -573,7 +574,8 @@ class _Reader:
         head = self.atom()
         while (t := self.peek()) is not None and self.starts_atom(t):
             if self.terms and self.named_argument():
-                # `f (a := x)` sets an argument by its name: none in order; `f (a := x).foo` is `(f (a := x)).foo`
+                # `f (a := x)` sets an argument by its name, none in order; `f (a := x).foo` is
+                # `(f (a := x)).foo`
                 self.skip_group()
                 head = self.postfixed(head)
                 continue
@@ -641,7 +643,8 @@ class _Reader:
                 self.i += symbol[1]
                 e = app(const(GLUED_POSTFIX[symbol[0]]), e)
             elif self.words and t.text == "[" and not t.spaced and e[0] == "c":
-                # `IsClosed[t] s`, `MeasurableSet[m] s`: the structure it is taken in, which the words leave out
+                # `IsClosed[t] s`, `MeasurableSet[m] s`: the structure it is taken in, which the
+                # words leave out
                 self.skip_group()
             elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK \
                     and not (self.terms and self.closes_enclosure(t)):
@@ -868,8 +871,8 @@ class _Reader:
             return self.conditional()
         if self.terms and name == "𝓝" and nxt is not None and nxt.text == "[" and not nxt.spaced:
             self.i += 1
-            side = (t := self.peek()) is not None and t.text in NEIGHBOURHOOD_SIDES and (c := self.peek(1)) is not None \
-                and c.text == "]"
+            t, closing = self.peek(), self.peek(1)
+            side = t is not None and t.text in NEIGHBOURHOOD_SIDES and closing is not None and closing.text == "]"
             within = VAR if side or t is None or t.text in self.infix else self.expr(0)
             self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
             point = self.atom()

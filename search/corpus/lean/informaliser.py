@@ -94,6 +94,7 @@ _ALONG = {"Filter.Eventually": "eventually", "Filter.Frequently": "frequently"}
 _HOLE_PREPOSITIONS = re.compile(r" (?:from|of|over|on|at|in|within|with respect to|with) ")
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
+#: ... and, in a phrase whose slots go "to {k}", where a kind's tail begins once its "from" is gone.
 _TO = re.compile(r" to ")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
 _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
@@ -178,7 +179,7 @@ class _Speaker:
             listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) else None
             if arg == VAR:  # a hole (`h : _ ⟶ Z`) is left out with its preposition: "a morphism h to Z"
                 listed = re.search(f" and {written}|{written} and |{_HOLE_PREPOSITIONS.pattern}{written}", out)
-            if listed:  # a proof in a list of arguments is left out
+            if listed:  # a proof in a list of arguments, or a hole, is left out
                 out = out[:listed.start()] + out[listed.end():]
             else:
                 out = out.replace(slot, says(arg).replace("{", "{{").replace("}", "}}"))
