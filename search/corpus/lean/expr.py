@@ -84,7 +84,7 @@ from search.corpus.lean.notation import (
     VOLUME,
     Binder,
 )
-from search.corpus.lean.syntax import TERM_BRACKETS, Token, group_end, split_name, term_tokens
+from search.corpus.lean.syntax import TERM_BRACKETS, Brackets, Token, group_end, split_name, term_tokens
 
 Expr = tuple
 VAR: Expr = ("v",)
@@ -180,6 +180,9 @@ _SECTION_NAMES = ("x", "y", "z", "t", "u", "v", "w")
 _PROJECTIONS = {"1": "Prod.fst", "2": "Prod.snd"}
 _SUBTYPE_PROJECTIONS = {"1": "Subtype.val", "2": "Subtype.property"}
 _PAIR_TYPES = frozenset({"Prod", "Sigma", "PSigma"})
+#: The groups the `TERMS` and `WORDS` readings skip over: also the `]` of `M →ₗ[R] N`, whose `→ₗ[`
+#: is one token (`((↑) : (A →ₐ[R] B) → C)`: that `]` closes no parenthesis).
+_TERM_GROUPS = Brackets({**TERM_BRACKETS.opening, **{symbol: "]" for symbol in BRACKET_INFIX}})
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
 #: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
@@ -227,6 +230,7 @@ class _Reader:
         self.words = reading is Reading.WORDS
         self.strict = strict
         self.infix = {**INFIX, **TERM_INFIX} if self.terms else INFIX
+        self.groups = _TERM_GROUPS if self.terms else TERM_BRACKETS
         self.postfix = {**POSTFIX, **TERM_POSTFIX} if self.terms else POSTFIX
         self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
         self.binder_words = _TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
@@ -258,8 +262,8 @@ class _Reader:
     def skip_group(self) -> None:
         """Skip a bracketed group starting at the current opening bracket."""
         opener = self.peek()
-        self.i = group_end(self.toks, self.i, brackets=TERM_BRACKETS)
-        if self.strict and opener is not None and self.toks[self.i - 1].text != TERM_BRACKETS.opening[opener.text]:
+        self.i = group_end(self.toks, self.i, brackets=self.groups)
+        if self.strict and opener is not None and self.toks[self.i - 1].text != self.groups.opening[opener.text]:
             self.fail(f"'{opener.text}' is not closed", opener)
 
     def expr(self, min_prec: int = 0) -> Expr:
@@ -543,7 +547,7 @@ class _Reader:
         """`(x y : T)`, `{x : T}`, `⦃x⦄`, `[C x]`, `[inst : C x]`, `⟨a, b⟩` (names only)."""
         opener = self.peek()
         assert opener is not None
-        end = group_end(self.toks, self.i, brackets=TERM_BRACKETS)
+        end = group_end(self.toks, self.i, brackets=self.groups)
         inner = self.toks[self.i + 1:end - 1]
         colon = next((k for k, t in enumerate(inner) if t.text == ":"), None)
         if opener.text == "⟨" or (colon is None and opener.text != "["):
@@ -556,8 +560,8 @@ class _Reader:
         type_ = self.expr(0)
         self.bound.update(names)
         self.remember_types(names, type_)
-        self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
-        if self.strict and self.toks[self.i - 1].text != TERM_BRACKETS.opening[opener.text]:
+        self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
+        if self.strict and self.toks[self.i - 1].text != self.groups.opening[opener.text]:
             self.fail(f"'{opener.text}' is not closed", opener)
         # An instance binder `[C x]` is a hypothesis without a name.
         return _Binding(names or ["_"], type_, bracket=opener.text)
@@ -769,7 +773,7 @@ class _Reader:
         one `x` for each `·` of its own, not of a parenthesis inside it), its variables named
         by names the statement does not write (`WORDS`)."""
         dots, depth = 0, 0
-        for t in self.toks[self.i:group_end(self.toks, self.i - 1, brackets=TERM_BRACKETS) - 1]:
+        for t in self.toks[self.i:group_end(self.toks, self.i - 1, brackets=self.groups) - 1]:
             depth += (t.text == "(") - (t.text == ")")
             dots += t.text == "·" and depth == 0
         if not dots:
@@ -798,14 +802,14 @@ class _Reader:
             e = VAR
         elif t is None:
             self.fail("'(' is not closed", opener)
-        self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
+        self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
         return e
 
     def braces(self, opener: Token) -> Expr:
         """`{x | p x}`, `{x ∈ s | p x}`, `{x // p x}`, `{a, b}`, `{a}`; a structure instance
         `{ x := 1 }` is unnamed."""
         start = self.i
-        end = group_end(self.toks, start - 1, brackets=TERM_BRACKETS)
+        end = group_end(self.toks, start - 1, brackets=self.groups)
         inner = [t.text for t in self.toks[start:end - 1]]
         if ":=" in inner or not inner:
             self.i = start - 1
@@ -874,7 +878,7 @@ class _Reader:
             t, closing = self.peek(), self.peek(1)
             side = t is not None and t.text in NEIGHBOURHOOD_SIDES and closing is not None and closing.text == "]"
             within = VAR if side or t is None or t.text in self.infix else self.expr(0)
-            self.i = group_end(self.toks, self.i, inside=True, brackets=TERM_BRACKETS)
+            self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
             point = self.atom()
             if side:  # `𝓝[>] x`: the side of the point
                 within = point

@@ -176,9 +176,9 @@ class _Speaker:
         for k, arg in enumerate(used):
             slot = "{%d}" % k
             written = re.escape(slot)
-            listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) else None
-            if arg == VAR:  # a hole (`h : _ ⟶ Z`) is left out with its preposition: "a morphism h to Z"
-                listed = re.search(f" and {written}|{written} and |{_HOLE_PREPOSITIONS.pattern}{written}", out)
+            listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) or arg == VAR else None
+            if arg == VAR and not listed:  # a hole (`h : _ ⟶ Z`) goes with its preposition: "a morphism h to Z"
+                listed = re.search(f"{_HOLE_PREPOSITIONS.pattern}{written}", out)
             if listed:  # a proof in a list of arguments, or a hole, is left out
                 out = out[:listed.start()] + out[listed.end():]
             else:

@@ -105,6 +105,8 @@ two = c("OfNat.ofNat", literal("2"))
         # an argument given by its name is not one in order
         ("f (y := x) x", app(f, x)),
         ("f (y := x).foo", c("foo", f)),
+        # the `]` of `→ₗ[` closes no parenthesis around it
+        ("((x : (s →ₗ[y] s) → s)) = y", c("Eq", x, y)),
         ("s ∈ 𝓝[>] x", c("Membership.mem", c("nhdsWithin", x, c("Set.Ioi", x)), s)),
         ("𝓝[≠] x", c("nhdsWithin", x, c("HasCompl.compl", c("Singleton.singleton", x)))),
         ("(x != y) = (𝓝ˢ s == sᶜ⁰)", c("Eq", c("bne", x, y),

@@ -36,6 +36,7 @@ CONSTANTS = [
     lean("Submodule.FG", "def", "def FG (N : Submodule R M) : Prop",
          "A submodule of `M` is finitely generated if it is the span of a finite subset of `M`."),
     lean("PseudoMetricSpace", "class", "class PseudoMetricSpace (α : Type u)"),
+    lean("Compacts.lift", "def", "def lift (f : α → β) (K : Compacts α) : Compacts β", "The lift of `f` and `K`."),
     lean("Hamming", "def", "def Hamming (β : ι → Type*) : Type _", value="∀ i, β i"),
     lean("ContDiffWithinAt", "def", "def ContDiffWithinAt (n : WithTop ℕ∞) (f : E → F) (s : Set E) (x : E) : Prop"),
     lean("HasFDerivAt", "def", "def HasFDerivAt (f : E → F) (f' : E →L[𝕜] F) (x : E)"),
@@ -203,6 +204,8 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     (lean("Result.map_eq_ok", "theorem", "theorem map_eq_ok : x.map f (a := a) = .ok b s"),
      "The map of x and f equals ok of b and s."),
     # a hole is no object of the sentence ("the to of …")
+    # a hole in a list of arguments is left out of the list, not with the preposition
+    (lean("Compacts.lift_hole", "theorem", "theorem lift_hole : Compacts.lift _ K = K"), "The lift of K equals K."),
     (lean("Category.comp_assoc", "theorem", "theorem comp_assoc : ∀ {Z} (h : _ ⟶ Z), f ≫ h = g ≫ h"),
      "For every Z, for every morphism h to Z, f followed by h equals g followed by h."),
     (lean("IsPushout.of_isInitial", "theorem", "theorem of_isInitial (hI : IsCompact I) : c.inl = hI.to _"),
