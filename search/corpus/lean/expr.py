@@ -28,7 +28,8 @@ Two readings (`Reading`) share the parser:
   (`List.cons a (List.cons b List.nil)`), `(a, b)` (`Prod.mk a b`), `𝓝[s] x`
   (`nhdsWithin x s`; `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`: `notation.NEIGHBOURHOOD_SIDES`),
   `⁅a, b⁆` and `⟪a, b⟫_𝕜` (`notation.PAIRS`), operators the tokenizer splits (`f ∘ₗ g`,
-  `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`, `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
+  `f =ᵐ[μ] g`, `R[X]`: `notation.DECORATED_INFIX`, `notation.EVENTUALLY`,
+  `notation.GLUED_POSTFIX`), `x.foo` on a variable bound with type `T ...` as `T.foo x`, and a
   named argument `f (a := x)` as `f` (it sets an argument out of order).
   With `strict`, what the forgiving parser would skip (unknown notation, an unclosed
   bracket, tokens left over) is a `ParseError` saying where.
@@ -637,11 +638,11 @@ class _Reader:
                 for part in split_name(f.text):
                     e = app(const(part), e)
             elif self.words and t.text == "." and not t.spaced and (f := self.peek(1)) is not None \
-                    and not f.spaced and all(n in _PROJECTIONS for n in f.text.split(".")):
+                    and not f.spaced and (numbers := f.text.split(".")) and set(numbers) <= _PROJECTIONS.keys():
                 # `p.1`, `x.2.1`: which structure's projection it is, a reading without types
                 # cannot tell (`Prod.fst`, `Subtype.val`), so only the words say it.
                 self.i += 2
-                for n in f.text.split("."):
+                for n in numbers:
                     e = app(const(self.projection(e)[n]), e)
             elif self.terms and not t.spaced and (symbol := self.glued_symbol(GLUED_POSTFIX)):
                 self.i += symbol[1]

@@ -90,11 +90,11 @@ _ALMOST_EVERYWHERE = {"Filter.EventuallyEq": "equals", "Filter.EventuallyLE": "i
 #: Propositions that hold along a filter (`∀ᶠ x in l, p x`), said of their proposition, not of
 #: the function that is their argument.
 _ALONG = {"Filter.Eventually": "eventually", "Filter.Frequently": "frequently"}
-#: The words before a slot that go with it when a hole fills it ("morphism from _ to Z").
-_HOLE_PREPOSITIONS = re.compile(r" (?:from|of|over|on|at|in|within|with respect to|with) ")
+#: The words before a slot that go with it when a hole fills it ("morphism from _ to Z"), a pattern.
+_HOLE_PREPOSITION = r" (?:from|of|over|on|at|in|within|with respect to|with) "
 #: Where a kind's noun ends and what follows the variable begins ("finite set | of γ").
 _TAIL = re.compile(r" (?:of|over|from|between|on) ")
-#: ... and, in a phrase whose slots go "to {k}", where a kind's tail begins once its "from" is gone.
+#: ... and where it begins in a phrase whose slots go "from {0} to {1}" once its "from" is gone.
 _TO = re.compile(r" to ")
 #: A name as a statement writes it (`f`, `x₁`, `hε'`), to tell a sentence that opens on one.
 _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
@@ -178,7 +178,7 @@ class _Speaker:
             written = re.escape(slot)
             listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) or arg == VAR else None
             if arg == VAR and not listed:  # a hole (`h : _ ⟶ Z`) goes with its preposition: "a morphism h to Z"
-                listed = re.search(f"{_HOLE_PREPOSITIONS.pattern}{written}", out)
+                listed = re.search(_HOLE_PREPOSITION + written, out)
             if listed:  # a proof in a list of arguments, or a hole, is left out
                 out = out[:listed.start()] + out[listed.end():]
             else:
