@@ -142,8 +142,9 @@ class Said:
 class _Speaker:
     """Says terms and propositions of one declaration (its namespaces resolve its names)."""
 
-    def __init__(self, lexicon: Lexicon, namespaces: tuple[str, ...]) -> None:
+    def __init__(self, lexicon: Lexicon, namespaces: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
         self.lexicon = lexicon
+        #: The statement's own namespaces and those it opens (`_namespaces`).
         self.namespaces = namespaces
         self.sources: set[str] = set()
         #: Names the statement binds to proofs of its hypotheses (`hf : Continuous f`): passed to
@@ -154,7 +155,7 @@ class _Speaker:
     # --- constants -------------------------------------------------------------------------
 
     def phrase(self, name: str) -> Phrase | None:
-        found = self.lexicon.find(name, self.namespaces)
+        found = self.lexicon.find(name, *self.namespaces)
         if found is None:
             return None
         self.sources.add(found[1].source)
@@ -202,7 +203,7 @@ class _Speaker:
             return False
         if head[1] in _PROPOSITIONS:
             return True
-        phrase = self.lexicon.find(head[1], self.namespaces)
+        phrase = self.lexicon.find(head[1], *self.namespaces)
         return phrase is not None and phrase[1].role == "predicate"
 
     def claim(self, e: Expr) -> str:
@@ -603,13 +604,14 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
-def _namespaces(s: Statement) -> tuple[str, ...]:
-    """Where the record's names are read: its own name's namespaces, its namespace's, its opens."""
+def _namespaces(s: Statement) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where the record's names are read: its own name's namespaces and its namespace's, then
+    those it opens."""
     parts = s.name.split(".")[:-1]
     own = [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
     namespace = str(s.meta.get("namespace") or "")
     spaces = [".".join(namespace.split(".")[:k]) for k in range(namespace.count(".") + 1, 0, -1)] if namespace else []
-    return tuple(dict.fromkeys([*own, *spaces, *(s.meta.get("opens") or [])]))
+    return tuple(dict.fromkeys([*own, *spaces])), tuple(s.meta.get("opens") or [])
 
 
 #: Records from which the informaliser runs in several processes (fewer are said faster by one).

@@ -443,6 +443,9 @@ class Lexicon:
     """Constant -> phrase, and a table to find a constant by how a statement writes it."""
 
     phrases: dict[str, Phrase]
+    #: Constants declared `protected`, which an opened namespace does not give a name of one
+    #: component (`Equiv.max` is no reading of `max` under `open Equiv`).
+    protected: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         self._by_suffix: dict[str, list[str]] = {}
@@ -451,13 +454,23 @@ class Lexicon:
             for k in range(len(parts)):
                 self._by_suffix.setdefault(".".join(parts[k:]), []).append(name)
 
-    def find(self, written: str, namespaces: Iterable[str] = ()) -> tuple[str, Phrase] | None:
+    def find(self, written: str, namespaces: Iterable[str] = (), opened: Iterable[str] = ()) -> tuple[str, Phrase] | None:
         """The constant a name as written stands for (tried inside each of `namespaces`, the
-        statement's own and opened ones, then as written, then as the one constant whose name
-        ends with it) and its phrase."""
-        for namespace in (*namespaces, ""):
+        statement's own, then of `opened`, then as written, then as the one constant whose name
+        ends with it) and its phrase.
+
+        As in Lean (`search/corpus/lean/refs.py` resolves names so), `open` does not make a
+        `protected` constant a name of one component: `max` under `open Equiv` is not
+        `Equiv.max` but, by the name's end, `Max.max`, which Lean exports to the root. Inside
+        the statement's own namespaces they are still found: a field written after a term
+        (`s.sym2`, for `Multiset.sym2`) reads as its last component, and most such terms are of
+        the namespace's own type."""
+        short = "." not in written
+        own = tuple(namespaces)
+        hidden = {namespace for namespace in opened if namespace not in own} if short else set()
+        for namespace in (*own, *opened, ""):
             full = f"{namespace}.{written}" if namespace else written
-            if full in self.phrases:
+            if full in self.phrases and not (namespace in hidden and full in self.protected):
                 return full, self.phrases[full]
         # A short name not found as written is a variable (`X`, `R`, auto-bound or a
         # section's), not the one constant whose name happens to end so.
@@ -593,4 +606,4 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         phrases[s.name] = replace(phrase, optional=optional) if optional and phrase.slots else phrase
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
-    return Lexicon(phrases)
+    return Lexicon(phrases, frozenset(s.name for s in lean if "protected" in s.meta.get("modifiers", ())))

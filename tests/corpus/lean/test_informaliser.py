@@ -119,6 +119,22 @@ def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     assert lexicon.find("NoSuchThing") is None
 
 
+def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component() -> None:
+    lexicon = build_lexicon([lean("Equiv.max", "abbrev", "abbrev max [Max β] : Max α", modifiers=["protected"]),
+                             lean("Equiv.symm", "def", "def symm (e : α ≃ β) : β ≃ α"),
+                             lean("Multiset.sym2", "def", "def sym2 (m : Multiset α) : Multiset (Sym2 α)",
+                                  modifiers=["protected"])],
+                            corrections={})
+    assert lexicon.protected == {"Equiv.max", "Multiset.sym2"}
+    # `max a b` under `open Equiv` is `Max.max`, the class's field Lean exports to the root
+    assert lexicon.find("max", ("Cardinal",), ("Equiv",)) == ("Max.max", lexicon.phrases["Max.max"])
+    assert lexicon.find("Equiv.max", ("Cardinal",), ("Equiv",))[0] == "Equiv.max"
+    assert lexicon.find("symm", ("Cardinal",), ("Equiv",))[0] == "Equiv.symm"
+    # in the statement's own namespace, `s.sym2` reads as `sym2`; opened, it is found by the name's end
+    assert lexicon.find("sym2", ("Multiset",))[0] == "Multiset.sym2"
+    assert lexicon.find("sym2", (), ("Multiset",))[0] == "Multiset.sym2"
+
+
 @pytest.mark.parametrize(("record", "sentence"), [
     (lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p", namespace="Nat"),
      "For every natural number p, if p is a prime number, then 2 is at most p."),
