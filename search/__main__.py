@@ -73,7 +73,7 @@ def _records(args: argparse.Namespace) -> int:
 
     from search.corpus.sources import load_records
 
-    corpus = load_records(args.sources or default_sources())
+    corpus = load_records(args.sources or default_sources(), sentences=not args.no_sentences)
     counts = corpus.counts()
     if args.out:
         with Path(args.out).open("w", encoding="utf-8") as handle:
@@ -84,7 +84,8 @@ def _records(args: argparse.Namespace) -> int:
             "total": len(corpus.statements), "sources": corpus.sources, "counts": counts,
             "totals": {**{source: sum(kinds.values()) for source, kinds in counts.items()},
                        "all": len(corpus.statements)},
-            "texts": _text_counts(corpus.statements), "informaliser": corpus.informalised,
+            "texts": _text_counts(corpus.statements),
+            **({"informaliser": corpus.informalised} if corpus.lexicon else {}),
         }
         Path(args.counts).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{len(corpus.statements)} records")
@@ -266,6 +267,9 @@ def parser(prog: str = "python -m search") -> argparse.ArgumentParser:
     records.add_argument("--sources", nargs="+", metavar="SOURCE", help="as for build (default: every shared corpus)")
     records.add_argument("--out", help="write every record as JSON lines here")
     records.add_argument("--counts", help="write the counts per source and kind as JSON here")
+    records.add_argument("--no-sentences", action="store_true",
+                         help="leave the Lean statements unsaid (no informaliser): the records as parsed, sooner; "
+                              "the counts leave out the informaliser's")
     records.set_defaults(run=_records)
 
     lexicon = commands.add_parser(

@@ -131,10 +131,11 @@ def default_sources(elan_home: Path | None = None) -> tuple[str, ...]:
     return config.DEFAULT_SOURCES + ((f"{config.LEAN_CORE_SOURCE}={core.path}",) if core else ())
 
 
-def load_records(specs: Sequence[str]) -> Corpus:
+def load_records(specs: Sequence[str], sentences: bool = True) -> Corpus:
     """Records of every source, then what needs all of them: the links between sources
     (Mathlib's `@[stacks]`), and every Lean statement said in words with a lexicon of every Lean
-    source's constants (PhysLean's statements use Mathlib's)."""
+    source's constants (PhysLean's statements use Mathlib's), unless `sentences` is False: the
+    records as parsed, sooner, for what counts them."""
     statements: list[Statement] = []
     sources: dict[str, dict[str, str]] = {}
     resolved = [resolve_source(spec) for spec in specs]
@@ -150,7 +151,7 @@ def load_records(specs: Sequence[str]) -> Corpus:
         sources[source.name] = {"format": source.format, "commit": source.commit(), "licence": source.licence()}
     link_stacks(statements)
     lean = [s for s in statements if s.formal]
-    lexicon = build_lexicon(lean) if lean else None
+    lexicon = build_lexicon(lean) if lean and sentences else None
     if lexicon is not None:
         said = informalise(lean, lexicon, config.PARSE_WORKERS)
         log.info("informaliser: %d of %d Lean records said in words; lexicon of %d constants (%s)", said, len(lean),

@@ -67,3 +67,19 @@ def test_both_parsers_outputs_build_an_index(fixtures_dir: Path, tmp_path: Path)
     assert all(d.startswith("informal:") for s in informal for d in s.deps + [s.group] if d)
     direct = load_records([f"book={fixtures_dir / 'latex' / 'book'}"]).statements
     assert [s.name for s in informal] == [s.name for s in direct]
+
+
+def test_records_without_sentences_are_the_same_records_unsaid(fixtures_dir: Path, tmp_path: Path) -> None:
+    """`python -m search records --no-sentences`: the records as parsed, counted alike, with no
+    sentence and no informaliser's counts."""
+    from search.__main__ import main
+
+    source = f"mine={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}"
+    said, unsaid = tmp_path / "said.json", tmp_path / "unsaid.json"
+    assert main(["records", "--sources", source, "--counts", str(said)]) == 0
+    assert main(["records", "--sources", source, "--no-sentences", "--counts", str(unsaid)]) == 0
+    said_counts, unsaid_counts = (json.loads(p.read_text(encoding="utf-8")) for p in (said, unsaid))
+    assert said_counts["counts"] == unsaid_counts["counts"] and said_counts["total"] == unsaid_counts["total"] > 0
+    assert said_counts["informaliser"]["said"] == said_counts["texts"]["mine"]["informal_statement"] > 0
+    assert "informaliser" not in unsaid_counts and unsaid_counts["texts"]["mine"]["informal_statement"] == 0
+    assert not any(s.informal_statement for s in load_records([source], sentences=False).statements)
