@@ -606,12 +606,13 @@ def _join(items: list[str]) -> str:
 
 def _namespaces(s: Statement) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Where the record's names are read: its own name's namespaces and its namespace's, then
-    those it opens."""
+    those it opens besides."""
     parts = s.name.split(".")[:-1]
     own = [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
     namespace = str(s.meta.get("namespace") or "")
     spaces = [".".join(namespace.split(".")[:k]) for k in range(namespace.count(".") + 1, 0, -1)] if namespace else []
-    return tuple(dict.fromkeys([*own, *spaces])), tuple(s.meta.get("opens") or [])
+    inside = tuple(dict.fromkeys([*own, *spaces]))
+    return inside, tuple(dict.fromkeys(o for o in s.meta.get("opens") or [] if o not in inside))
 
 
 #: Records from which the informaliser runs in several processes (fewer are said faster by one).

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from search.corpus.lean.decl import binder_groups
 from search.corpus.lean.notation import COERCION
@@ -454,10 +454,10 @@ class Lexicon:
             for k in range(len(parts)):
                 self._by_suffix.setdefault(".".join(parts[k:]), []).append(name)
 
-    def find(self, written: str, namespaces: Iterable[str] = (), opened: Iterable[str] = ()) -> tuple[str, Phrase] | None:
+    def find(self, written: str, namespaces: Sequence[str] = (), opened: Sequence[str] = ()) -> tuple[str, Phrase] | None:
         """The constant a name as written stands for (tried inside each of `namespaces`, the
-        statement's own, then of `opened`, then as written, then as the one constant whose name
-        ends with it) and its phrase.
+        statement's own, then of `opened`, those it opens besides, then as written, then as the
+        one constant whose name ends with it) and its phrase.
 
         As in Lean (`search/corpus/lean/refs.py` resolves names so), `open` does not make a
         `protected` constant a name of one component: `max` under `open Equiv` is not
@@ -465,12 +465,10 @@ class Lexicon:
         the statement's own namespaces they are still found: a field written after a term
         (`s.sym2`, for `Multiset.sym2`) reads as its last component, and most such terms are of
         the namespace's own type."""
-        short = "." not in written
-        own = tuple(namespaces)
-        hidden = {namespace for namespace in opened if namespace not in own} if short else set()
-        for namespace in (*own, *opened, ""):
+        hidden = opened if "." not in written else ()
+        for namespace in (*namespaces, *opened, ""):
             full = f"{namespace}.{written}" if namespace else written
-            if full in self.phrases and not (namespace in hidden and full in self.protected):
+            if full in self.phrases and not (full in self.protected and namespace in hidden):
                 return full, self.phrases[full]
         # A short name not found as written is a variable (`X`, `R`, auto-bound or a
         # section's), not the one constant whose name happens to end so.
