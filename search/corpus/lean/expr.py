@@ -69,11 +69,14 @@ from search.corpus.lean.notation import (
     GLUED_CALLS,
     GLUED_CONSTANTS,
     GLUED_POSTFIX,
+    INDEXED,
+    INDEXED_TYPES,
     INFIX,
     INTERVAL_INTEGRAL,
     NEGATED,
     NEIGHBOURHOOD_SIDES,
     PAIRS,
+    PARTS,
     POSTFIX,
     PREFIX,
     RESTRICT,
@@ -187,7 +190,7 @@ _TERM_GROUPS = Brackets({**TERM_BRACKETS.opening, **{symbol: "]" for symbol in B
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
 #: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
-_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS, GLUED_POSTFIX)
+_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS, GLUED_POSTFIX, PARTS)
 #: Binary notation among them, looked up once at each operator.
 _GLUED_OPERATORS = {**DECORATED_INFIX, **EVENTUALLY}
 #: The characters their entries start with: a token that starts with none spells none.
@@ -238,6 +241,8 @@ class _Reader:
         #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`;
         #: "" for a type that a variable heads (`x : ↥S`, `x : s`).
         self.types: dict[str, str] = {}
+        #: The bound variables that are types (`(K : Type*)`).
+        self.sorts: set[str] = set()
         #: `WORDS`: the names still to give the `·` of each parenthesised section being read.
         self.sections: list[list[str]] = []
 
@@ -568,6 +573,8 @@ class _Reader:
         return _Binding(names or ["_"], type_, bracket=opener.text)
 
     def remember_types(self, names: list[str], type_: Expr) -> None:
+        if type_[0] == "s":
+            self.sorts.update(names)
         head = type_
         while head[0] == "a":
             head = head[1]
@@ -647,6 +654,11 @@ class _Reader:
             elif self.terms and not t.spaced and (symbol := self.glued_symbol(GLUED_POSTFIX)):
                 self.i += symbol[1]
                 e = app(const(GLUED_POSTFIX[symbol[0]]), e)
+            elif self.terms and not t.spaced and self.has_parts(e) and (symbol := self.glued_symbol(PARTS)):
+                self.i += symbol[1]
+                e = app(const(PARTS[symbol[0]]), e)
+            elif self.terms and t.text == "[" and not t.spaced and self.is_collection(e):
+                e = self.indexed(e)
             elif self.words and t.text == "[" and not t.spaced and e[0] == "c":
                 # `IsClosed[t] s`, `MeasurableSet[m] s`: the structure it is taken in, which the
                 # words leave out
@@ -660,6 +672,35 @@ class _Reader:
             else:
                 return e
         return e
+
+    def has_parts(self, e: Expr) -> bool:
+        """Whether `e⁺` may be a positive part (`notation.PARTS`): `e` is a term applied or a
+        bound variable that is no type."""
+        return e[0] == "a" or (e[0] == "l" and e[1] in self.bound and e[1] not in self.sorts)
+
+    def is_collection(self, e: Expr) -> bool:
+        """Whether `e` is one of `notation.INDEXED_TYPES`, as its binder or its head constant's
+        namespace says."""
+        head = e
+        while head[0] == "a":
+            head = head[1]
+        if head[0] == "l":
+            return self.types.get(head[1]) in INDEXED_TYPES
+        return head[0] == "c" and head[1].rpartition(".")[0] in INDEXED_TYPES
+
+    def indexed(self, e: Expr) -> Expr:
+        """`xs[i]`, `xs[i]?`, `xs[i]!` (`notation.INDEXED`), the current token being `[`."""
+        opener = self.peek()
+        self.i += 1
+        index = self.expr(0)
+        if (t := self.peek()) is None or t.text != "]":
+            self.fail(f"expected ']' to close '[' after a collection, found {t.text if t else 'the end'!r}", t or opener)
+        self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
+        mark = self.peek()
+        if mark is not None and not mark.spaced and mark.text in ("?", "!") and not self.glued_next():
+            self.i += 1
+            return app(const(INDEXED[mark.text]), e, index)
+        return app(const(INDEXED[""]), e, index)
 
     def projection(self, e: Expr) -> dict[str, str]:
         """The constants `e.1` and `e.2` stand for, as far as the type `e` was bound with tells."""

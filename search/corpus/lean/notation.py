@@ -135,10 +135,29 @@ NEIGHBOURHOOD_SIDES: dict[str, tuple[str, ...]] = {
     ">": ("Set.Ioi",), "<": ("Set.Iio",), "≥": ("Set.Ici",), "≤": ("Set.Iic",),
     "≠": ("Singleton.singleton", "HasCompl.compl"),
 }
-#: More postfix operators.
-TERM_POSTFIX: dict[str, str] = {"ᵀ": "Matrix.transpose", "⁰": "nonZeroDivisors"}
+#: More postfix operators (`Kᗮ` is the orthogonal complement of a submodule; `†` is left out:
+#: Mathlib's scoped and local notations make it an adjoint, a posterior kernel or a conjugate).
+TERM_POSTFIX: dict[str, str] = {
+    "ᵀ": "Matrix.transpose", "⁰": "nonZeroDivisors", "ᴴ": "Matrix.conjTranspose", "ᗮ": "Submodule.orthogonal",
+}
 #: Postfix notation that the tokenizer splits: `R[X]` is `Polynomial R`.
 GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial"}
+#: The positive and negative parts, `a⁺` and `a⁻` (`a⁺ᵐ`, `a⁻ᵐ` multiplicatively; `⁻¹` is one
+#: token, so a `⁻` glued alone is the negative part), which the tokenizer splits too. Read so only
+#: after a bound variable that is no type, or a parenthesised term: other notation glues the same
+#: marks to a constant or a type (`log⁺ x`, `𝓕⁻ f`, `K⁺` for a field's maximal real subfield).
+PARTS: dict[str, str] = {
+    "⁺": "PosPart.posPart", "⁻": "NegPart.negPart", "⁺ᵐ": "OneLePart.oneLePart", "⁻ᵐ": "LeOnePart.leOnePart",
+}
+#: `xs[i]` is `GetElem.getElem xs i` (its proof left out), `xs[i]?` and `xs[i]!` the same with
+#: the constant of the mark glued after the bracket.
+INDEXED: dict[str, str] = {"": "GetElem.getElem", "?": "GetElem?.getElem?", "!": "GetElem?.getElem!"}
+#: The collections `xs[i]` is read after: a variable bound with one of these types, or a constant
+#: of one of these namespaces applied (`(l.set i a)[j]`); after other terms a glued bracket is
+#: other notation (`R[a]`, `𝔼[X]`, `μ[f]`), which the reader does not know.
+INDEXED_TYPES: frozenset[str] = frozenset(
+    {"List", "Array", "Vector", "List.Vector", "Mathlib.Vector", "ByteArray", "FloatArray", "Subarray", "BitVec"}
+)
 #: Brackets around two terms: opening -> (closing, constant, whether a glued `_𝕜` after the
 #: closing bracket is the constant's first argument): `⁅x, y⁆` is `Bracket.bracket x y`,
 #: `⟪x, y⟫_𝕜` is `Inner.inner 𝕜 x y`.
@@ -235,7 +254,8 @@ def documented() -> list[tuple[str, str]]:
     tables' order: docs/loogle.md's notation table, which a test keeps in step."""
     rows: list[tuple[str, str]] = []
     rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS, **GLUED_CONSTANTS}.items()]
-    rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX, **GLUED_POSTFIX}.items()]
+    rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX, **GLUED_POSTFIX, **PARTS}.items()]
+    rows += [(f"`xs[i]{mark}`", f"`{name} xs i`") for mark, name in INDEXED.items()]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in DECORATED_INFIX.items()]

@@ -156,6 +156,31 @@ def test_words_reading_says_what_only_types_would_name() -> None:
     assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 
 
+def test_indexing_and_parts_are_read_only_after_terms_that_have_them() -> None:
+    def declaration(binders: str, statement: str) -> tuple:
+        tree = parse_declaration(term_tokens(binders), term_tokens(statement))
+        while tree[0] == "f":
+            tree = tree[2]
+        return tree
+
+    l, i, a, b = (local(n) for n in "liab")
+    # `xs[i]` after a list, `?` and `!` glued after the bracket, and after a list's function applied
+    assert declaration("(l : List α) (i : ℕ)", "l[i]? = some l[i]") == c(
+        "Eq", c("GetElem?.getElem?", l, i), app(const("some"), c("GetElem.getElem", l, i)))
+    assert declaration("(l : List α) (i : ℕ)", "(l.set i a)[i]! = a") == c(
+        "Eq", c("GetElem?.getElem!", c("List.set", l, i, a), i), a)
+    # ... not after another term: `R[a]` is other notation, which stays unknown
+    with pytest.raises(ParseError, match="unknown notation"):
+        parse_term(term_tokens("R[a] ≤ S"), strict=True, bound={"R", "a", "S"})
+    # `a⁺`, `a⁻ᵐ` after a bound variable or a parenthesised term
+    assert declaration("(a b : α)", "a⁺ = (a ⊔ b)⁻ᵐ") == c(
+        "Eq", c("PosPart.posPart", a), c("LeOnePart.leOnePart", c("Max.max", a, b)))
+    # ... not after a type (`K⁺`, a local notation for a subfield) or a constant (`log⁺ x`)
+    assert declaration("(K : Type*) [Field K]", "IsQuadraticExtension K⁺ K") == c(
+        "IsQuadraticExtension", VAR, local("K"))
+    assert declaration("(x : ℝ)", "log⁺ x = 0") == c("Eq", app(VAR, x), c("OfNat.ofNat", literal("0")))
+
+
 def test_names_reading_is_unchanged() -> None:
     """Instance naming sees every variable as one `VAR` and no binder types."""
     assert parse_expr(term_tokens("∀ x : ℕ, x = y"), set()) == pi(VAR, c("Eq", VAR, VAR))

@@ -216,6 +216,14 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("Prod.mem", "theorem", "theorem mem {x : A × B} : x.1 ∈ S ∧ x.2.1 = 0"),
      "For a product x of A and B, the first component of x belongs to S and the first component of the second "
      "component of x equals 0."),
+    # a list's element, a positive part and a conjugate transpose are said, not left as "…"
+    (lean("List.getElem_mem", "theorem", "theorem getElem_mem {l : List α} {n : ℕ} (h : n < l.length) : l[n] ∈ l"),
+     "For a list l of α and a natural number n, if n is less than length of l, then the element of l at index n "
+     "belongs to l."),
+    (lean("Matrix.posPart_conjTranspose", "theorem", "theorem posPart_conjTranspose (a : α) (A : Matrix m n α) : "
+          "a⁺ ≤ a ∧ Aᴴᴴ = A"),
+     "For a matrix A, the positive part of a is at most a and the conjugate transpose of the conjugate transpose "
+     "of A equals A."),
     # an argument given by its name, and a constant of the namespace its type names (`.ok`), are said
     (lean("Result.map_eq_ok", "theorem", "theorem map_eq_ok : x.map f (a := a) = .ok b s"),
      "The map of x and f equals ok of b and s."),
