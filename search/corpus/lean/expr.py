@@ -731,7 +731,9 @@ class _Reader:
             if self.opens_enclosure():
                 return self.enclosed()
             if t.text == "#" and self.glued_next():
-                return self.prefix()
+                # an argument (`max #α #β`): `#α` alone, not applied to what follows
+                self.i += 1
+                return app(const(PREFIX["#"][0]), self.atom())
             if symbol := self.glued_symbol(GLUED_CONSTANTS):
                 self.i += symbol[1]
                 return const(GLUED_CONSTANTS[symbol[0]])

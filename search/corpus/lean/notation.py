@@ -81,13 +81,14 @@ TERM_CONSTANTS: dict[str, str] = {
     "π": "Real.pi", "∞": "Top.top", "𝓝": "nhds", "𝟙": "CategoryTheory.CategoryStruct.id",
     "∠": "EuclideanGeometry.angle", "∡": "EuclideanGeometry.oangle",
 }
-#: More binary notation.
+#: More binary notation (`X ⊗ Y` as the monoidal categories' tensor product of objects, the
+#: most common of the notations Mathlib scopes to `⊗`).
 TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "∉": (50, False, "Membership.mem"), "''": (80, False, "Set.image"), "⁻¹'": (80, False, "Set.preimage"),
     "++": (65, False, "HAppend.hAppend"), "::": (67, True, "List.cons"), "≫": (80, True, "CategoryTheory.CategoryStruct.comp"),
     "⋙": (80, True, "CategoryTheory.Functor.comp"), "<$>": (100, True, "Functor.map"),
     "+ᵥ": (65, True, "HVAdd.hVAdd"), "-ᵥ": (65, False, "VSub.vsub"),
-    "⊗ₜ": (100, True, "TensorProduct.tmul"),
+    "⊗ₜ": (100, True, "TensorProduct.tmul"), "⊗": (70, True, "CategoryTheory.MonoidalCategoryStruct.tensorObj"),
     "⧸": (35, False, "HasQuotient.Quotient"),
     "◁": (81, True, "CategoryTheory.MonoidalCategoryStruct.whiskerLeft"),
     "▷": (81, False, "CategoryTheory.MonoidalCategoryStruct.whiskerRight"),
