@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from search.corpus.lean.notation import (
+    ADJOIN,
     AE,
     ALMOST_EVERYWHERE,
     ARROW,
@@ -657,6 +658,9 @@ class _Reader:
             elif self.terms and not t.spaced and self.has_parts(e) and (symbol := self.glued_symbol(PARTS)):
                 self.i += symbol[1]
                 e = app(const(PARTS[symbol[0]]), e)
+            elif self.terms and t.text == "⟮" and not t.spaced and self.is_type(e):
+                self.i += 1
+                e = app(const(ADJOIN), e, self.finite_set(t, "⟯"))
             elif self.terms and t.text == "[" and not t.spaced and self.is_collection(e):
                 e = self.indexed(e)
             elif self.words and t.text == "[" and not t.spaced and e[0] == "c":
@@ -672,6 +676,11 @@ class _Reader:
             else:
                 return e
         return e
+
+    def is_type(self, e: Expr) -> bool:
+        """Whether `e` is a type: a variable bound as one, or `ℚ`, `ℝ`, ... (`F⟮α⟯`, `ℚ⟮√2⟯`;
+        after other terms `⟮` belongs to other notation, `C^n⟮I, M; I', M'⟯`)."""
+        return (e[0] == "l" and e[1] in self.sorts) or (e[0] == "c" and e[1] in CONSTANTS.values())
 
     def has_parts(self, e: Expr) -> bool:
         """Whether `e⁺` may be a positive part (`notation.PARTS`): `e` is a term applied or a
@@ -875,11 +884,15 @@ class _Reader:
                         body = app(const("And"), self.predicate(name, b), body)
                     body = self.bind(name, body)
             return app(const("Subtype" if separator.text == "//" else "setOf"), body)
+        return self.finite_set(opener, "}")
+
+    def finite_set(self, opener: Token, closing: str) -> Expr:
+        """`a, b` up to `closing`: `Insert.insert a (Singleton.singleton b)`, as `{a, b}` is."""
         items = [self.expr(0)]
         while (t := self.peek()) is not None and t.text == ",":
             self.i += 1
             items.append(self.expr(0))
-        self.expect("}", opener)
+        self.expect(closing, opener)
         term = app(const("Singleton.singleton"), items[-1])
         for item in reversed(items[:-1]):
             term = app(const("Insert.insert"), item, term)

@@ -150,6 +150,8 @@ GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial"}
 PARTS: dict[str, str] = {
     "⁺": "PosPart.posPart", "⁻": "NegPart.negPart", "⁺ᵐ": "OneLePart.oneLePart", "⁻ᵐ": "LeOnePart.leOnePart",
 }
+#: `F⟮a, b⟯` is `IntermediateField.adjoin F {a, b}`, after a type (`F`, `ℚ`) only.
+ADJOIN = "IntermediateField.adjoin"
 #: `xs[i]` is `GetElem.getElem xs i` (its proof left out), `xs[i]?` and `xs[i]!` the same with
 #: the constant of the mark glued after the bracket.
 INDEXED: dict[str, str] = {"": "GetElem.getElem", "?": "GetElem?.getElem?", "!": "GetElem?.getElem!"}
@@ -257,6 +259,7 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`{atom}`", f"`{name}`") for atom, name in {**CONSTANTS, **TERM_CONSTANTS, **GLUED_CONSTANTS}.items()]
     rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX, **GLUED_POSTFIX, **PARTS}.items()]
     rows += [(f"`xs[i]{mark}`", f"`{name} xs i`") for mark, name in INDEXED.items()]
+    rows.append(("`F⟮a, b⟯`", f"`{ADJOIN} F {{a, b}}`"))
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in DECORATED_INFIX.items()]

@@ -179,6 +179,10 @@ def test_indexing_and_parts_are_read_only_after_terms_that_have_them() -> None:
     assert declaration("(K : Type*) [Field K]", "IsQuadraticExtension K⁺ K") == c(
         "IsQuadraticExtension", VAR, local("K"))
     assert declaration("(x : ℝ)", "log⁺ x = 0") == c("Eq", app(VAR, x), c("OfNat.ofNat", literal("0")))
+    # `F⟮α⟯` after a type only: in `C^n⟮I, M; I', M'⟯` the bracket is another notation's
+    assert declaration("(F : Type*) [Field F] (α : E)", "α ∈ F⟮α⟯") == c(
+        "Membership.mem", c("IntermediateField.adjoin", local("F"), c("Singleton.singleton", local("α"))), local("α"))
+    assert "IntermediateField.adjoin" not in str(declaration("(n : ℕ)", "C^n⟮I, M; I', M'⟯ = 0"))
     # `#α` as an argument is a term of its own, not applied to the next argument
     assert declaration("(α β : Type u)", "max #α #β = 0") == c(
         "Eq", c("max", c("Finset.card", local("α")), c("Finset.card", local("β"))), c("OfNat.ofNat", literal("0")))
