@@ -703,8 +703,11 @@ class _Reader:
         self.i += 1
         index = self.expr(0)
         if (t := self.peek()) is None or t.text != "]":
+            # a slice (`as[i:j]`) or something else the reader does not know
             self.fail(f"expected ']' to close '[' after a collection, found {t.text if t else 'the end'!r}", t or opener)
-        self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
+            self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
+            return VAR
+        self.i += 1
         mark = self.peek()
         if mark is not None and not mark.spaced and mark.text in ("?", "!") and not self.glued_next():
             self.i += 1
