@@ -306,24 +306,35 @@ def _tidy(phrase: str) -> str:
     return head if sep and not phrase.startswith("{") else phrase
 
 
+#: Subscripts and primes that make another name of a variable (`x₀`, `x'`).
+_DECORATION = re.compile(r"[₀-₉']+$")
+#: Nouns of a docstring's subject that a function's type names by its arrow, not by a word.
+_FUNCTION_NOUNS = frozenset({"function", "map", "sequence"})
 #: A noun naming a slot's type before it ("of the polynomial {0}", "at a point {1}"): left out,
 #: as the argument said in its place may be no bare variable ("the degree of the product of p and q").
-_APPOSITION = re.compile(r"\b(of|at|in|on|to|for|from|by|with) (?:the|a|an) (?:[a-z-]+ ){1,2}?(\{\d+\})")
+_APPOSITION = re.compile(r"\b(of|at|in|on|to|for|from|by|with|within) (?:the|a|an) (?:[a-z-]+ ){1,2}?(\{\d+\})")
 
 
 def _slots(text: str, args: list[str]) -> str:
-    """`text` with each backticked argument name made its slot (`{k}`), other backticks dropped."""
+    """`text` with each backticked argument name made its slot (`{k}`), other backticks dropped.
+    A name the header does not bind but an argument's with a subscript or prime is that argument
+    ("continuous at a point `x₀`" of `ContinuousAt f x`) when the argument's own name is not
+    written."""
     position = {name: k for k, name in enumerate(args)}
 
     def slot(m: re.Match[str]) -> str:
         inner = m.group(1).strip()
+        bare = _DECORATION.sub("", inner)
+        if inner not in position and bare in position and f"`{bare}`" not in text:
+            inner = bare
         return "{%d}" % position[inner] if inner in position else inner
 
     return _APPOSITION.sub(r"\1 \2", _tidy(_TICKED.sub(slot, text).replace("`", "")))
 
 
-def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase | None:
-    """The phrase a docstring's first sentence gives, in one of the shapes read here."""
+def from_docstring(statement: Statement, args: list[str], prop: bool, optional: int = 0) -> Phrase | None:
+    """The phrase a docstring's first sentence gives, in one of the shapes read here (`optional`:
+    how many of the last `args` have a default value)."""
     sentence = _first_sentence(statement.doc)
     if not sentence or "{" in sentence:
         return None
@@ -339,21 +350,67 @@ def from_docstring(statement: Statement, args: list[str], prop: bool) -> Phrase 
             said = _slots(is_if.group("phrase"), args)
             if is_if.group("subject") in args:
                 subject = "{%d}" % args.index(is_if.group("subject"))
-            elif unsaid := [k for k in range(len(args)) if "{%d}" % k not in said]:
-                subject = "{%d}" % unsaid[-1]  # "A function is continuous on `s` if": `f`, not `s`
+            elif unsaid := [k for k in range(len(args) - optional) if "{%d}" % k not in said]:
+                # "A function is continuous on `s` if": `f`, not `s`; "A function is almost everywhere
+                # measurable if" (`AEMeasurable f (μ := volume)`): `f`, never a default's argument
+                subject = "{%d}" % _subject(statement, args, unsaid, sentence[:is_if.start()])
             else:  # the phrase says every argument of the header: the subject is a `variable` before them
                 subject, said = "{0}", re.sub(r"\{(\d+)\}", lambda m: "{%d}" % (int(m.group(1)) + 1), said)
             return Phrase(f"{subject} is {said}", "predicate", "docstring")
         return None
+    # A function's phrase says at least one of its arguments: "the set of all points `y` with `dist y
+    # x < ε`" (`Metric.ball x ε`) or "the span of a set `s ⊆ M`" would say none, where the name's
+    # words say them ("the ball of x and ε").
     is_the = _IS_THE.search(sentence)
     if is_the and any(a in is_the.group("call").split() or is_the.group("call").startswith(f"{a}.") for a in args):
-        return Phrase(_slots(is_the.group("phrase"), args), "function", "docstring")
+        phrase = _slots(is_the.group("phrase"), args)
+        return Phrase(phrase, "function", "docstring") if "{" in phrase else None
     noun = _NOUN_FIRST.search(sentence)
     if noun and noun.group("phrase").split()[0].lower() not in _VERBS and any(
             f"`{a}`" in noun.group("phrase") for a in args):
         phrase = _slots(noun.group("phrase"), args)
+        if "{" not in phrase:
+            return None
         return Phrase(phrase if _ARTICLE.match(phrase) else "the " + phrase[0].lower() + phrase[1:], "function", "docstring")
     return None
+
+
+#: Nouns that stand for their complement ("a family of sets" is sets).
+_COLLECTIVE = frozenset({"family", "collection", "pair", "set", "sequence"})
+
+
+#: First words of a clause that sets the scene rather than names the subject ("Given ..., a map").
+_SUBORDINATE = frozenset({"given", "for", "if", "let", "when", "in", "on", "with", "assuming", "suppose"})
+
+
+def _head_nouns(subject: str) -> list[str]:
+    """The words of a docstring's subject up to its first preposition ("A vertex in a graph" ->
+    vertex), or those after a collective noun's "of" ("A family of functions" -> functions)."""
+    words = re.findall(r"[a-z]+", _TICKED.sub("", subject).lower())
+    words = [w for w in words if w not in ("a", "an", "the")]
+    cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS or w in ("between", "over")), len(words))
+    if cut + 1 < len(words) and cut and words[cut - 1] in _COLLECTIVE and words[cut] == "of":
+        return _head_nouns(" ".join(words[cut + 1:]))
+    return words[:cut]
+
+
+def _subject(statement: Statement, args: list[str], unsaid: list[int], before: str) -> int:
+    """Which of the `unsaid` arguments a docstring's subject (`before` its "is") is: the last one
+    whose type its nouns name ("A family of functions" of `iIndepFun f κ`: f, whose type is an
+    arrow, not the kernel κ; "A family of sets": a type with `Set`), else the last one."""
+    binders, _ = binders_and_type(statement.statement)
+    types = {name: inner.split(":", 1)[1] for bracket, inner in binder_groups(binders)
+             if bracket == "(" and ":" in inner for name in inner.split(":", 1)[0].split()}
+    first, last = before.split(",", 1)[0], before.rsplit(",", 1)[-1]
+    # "Given ..., a ring morphism `f`": the last clause; "A family of functions ..., each with ...": the first
+    clauses = (last,) if first == last or first.split(" ", 1)[0].lower() in _SUBORDINATE else (last, first)
+    for clause in clauses:
+        nouns = {word.removesuffix("s") for word in _head_nouns(clause)}
+        named = [k for k in unsaid if (nouns & _FUNCTION_NOUNS and "→" in types.get(args[k], ""))
+                 or nouns & {word.lower() for word in re.findall(r"[A-Z][a-z]+", types.get(args[k], ""))}]
+        if named:
+            return named[-1]
+    return unsaid[-1]
 
 
 def _same_type(header: str, a: str, b: str) -> bool:
@@ -608,8 +665,8 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         args = explicit_arguments(binders)
         prop = is_proposition_valued(s, objects)
         is_type = is_type_valued(s, objects)
-        phrase = (from_docstring(s, args, prop) if not is_type else None) or from_name(s, args, prop, is_type, kinds)
         optional = optional_arguments(binders)
+        phrase = (from_docstring(s, args, prop, optional) if not is_type else None) or from_name(s, args, prop, is_type, kinds)
         phrases[s.name] = replace(phrase, optional=optional) if optional and phrase.slots else phrase
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)

@@ -47,6 +47,20 @@ CONSTANTS = [
     lean("MeasureTheory.Integrable", "def", "def Integrable {α} [TopologicalSpace ε] {_ : MeasurableSpace α} "
          "(f : α → ε) (μ : Measure α := by volume_tac) : Prop"),
     lean("IsIntegral", "def", "def IsIntegral (R) [CommRing R] (x : A) : Prop"),
+    lean("ContinuousAt", "def", "def ContinuousAt (f : X → Y) (x : X) : Prop",
+         "A function between topological spaces is continuous at a point `x₀` if `f x` tends to `f x₀` when `x` "
+         "tends to `x₀`."),
+    lean("ProbabilityTheory.Kernel.iIndepFun", "def", "def iIndepFun (f : ∀ x : ι, Ω → β x) (κ : Kernel α Ω) "
+         "(μ : Measure α := by volume_tac) : Prop",
+         "A family of functions defined on the same space `Ω` and taking values in possibly different spaces, each "
+         "with a measurable space structure, is independent if the family of structures they generate is independent."),
+    lean("SimpleGraph.IsIsolated", "def", "def IsIsolated (G : SimpleGraph V) (v : V) : Prop",
+         "A vertex in a graph is isolated if it's adjacent to no other vertex."),
+    lean("Metric.ball", "def", "def ball (x : α) (ε : ℝ) : Set α", "`ball x ε` is the set of all points `y` with "
+         "`dist y x < ε`"),
+    lean("AEMeasurable", "def", "def AEMeasurable {_m : MeasurableSpace α} (f : α → β) "
+         "(μ : Measure α := by volume_tac) : Prop",
+         "A function is almost everywhere measurable if it coincides almost everywhere with a measurable function."),
     lean("CategoryTheory.Limits.HasZeroMorphisms", "class",
          "class HasZeroMorphisms (C : Type u) [Category.{v} C] : Type max u (v + 1)"),
     lean("CategoryTheory.Limits.HasColimitsOfSize", "class", "class HasColimitsOfSize (J : Type w) (C : Type u) : Type"),
@@ -89,6 +103,15 @@ def lexicon() -> Lexicon:
     ("IsIntegral", "{0} is integral", "predicate", "name"),
     # the docstring's subject is no argument: it is the argument the phrase does not say ...
     ("ContinuousOn", "{0} is continuous on {1}", "predicate", "docstring"),
+    # ... never one with a default value (`μ := volume`) ...
+    ("AEMeasurable", "{0} is almost everywhere measurable", "predicate", "docstring"),
+    # ... the one whose type the subject's nouns name (a function's is an arrow), not a noun after them
+    ("ProbabilityTheory.Kernel.iIndepFun", "{0} is independent", "predicate", "docstring"),
+    ("SimpleGraph.IsIsolated", "{1} is isolated", "predicate", "docstring"),
+    # a docstring's `x₀` is the argument `x`
+    ("ContinuousAt", "{0} is continuous at {1}", "predicate", "docstring"),
+    # a function's phrase that says none of its arguments is not taken: the name's words say them
+    ("Metric.ball", "the ball of {0} and {1}", "function", "name"),
     # ... or, when it says them all, a `variable` before the header's arguments (`G.IsRegularOfDegree d`)
     ("SimpleGraph.IsRegularOfDegree", "{0} is regular of degree {1}", "predicate", "docstring"),
 ])
@@ -186,6 +209,8 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "f * g equals g * f."),
     (lean("Function.Even.add", "theorem", "theorem Function.Even.add (hf : Function.Even f) : Function.Even (f + f)"),
      "If f is even, then the sum of f and f is even."),
+    (lean("AEMeasurable.mono", "theorem", "theorem AEMeasurable.mono (h : AEMeasurable f μ) : AEMeasurable f ν"),
+     "If f is almost everywhere measurable, then f is almost everywhere measurable."),
     (lean("ContinuousOn.mono", "theorem", "theorem ContinuousOn.mono (hf : ContinuousOn f s) (h : t ⊆ s) : "
           "ContinuousOn f t"),
      "If f is continuous on s and t is a subset of s, then f is continuous on t."),
