@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from search.corpus.lean.informaliser import Informaliser, informalise
-from search.corpus.lean.lexicon import Lexicon, Phrase, build_lexicon, read_corrections
+from search.corpus.lean.lexicon import CORRECTIONS, Lexicon, Phrase, build_lexicon, read_corrections
 from search.record import Statement
 
 
@@ -133,6 +133,18 @@ def test_notation_and_corrections(tmp_path: Path) -> None:
     corrections.write_text("Even\tadjective\t{0} is even\n", encoding="utf-8")
     with pytest.raises(ValueError, match="corrections.tsv:1: expected constant<TAB>role<TAB>template"):
         read_corrections(corrections)
+
+
+def test_the_shipped_corrections_say_each_constant_once() -> None:
+    """A constant written twice in lexicon_corrections.tsv would be said by its last line only."""
+    lines = [line.split("\t", 1)[0] for line in CORRECTIONS.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert len(lines) == len(set(lines)) == len(read_corrections())
+    maps_to = lean("Set.MapsTo", "def", "def MapsTo (f : α → β) (s : Set α) (t : Set β) : Prop")
+    said = Informaliser(build_lexicon([maps_to]), {}).sentence(
+        lean("Set.MapsTo.comp", "theorem", "theorem comp (h₁ : MapsTo g t p) (h₂ : MapsTo f s t) : MapsTo (g ∘ f) s p",
+             namespace="Set"))
+    assert said is not None and said.text == "If g maps t to p and f maps s to t, then (g composed with f) maps s to p."
 
 
 def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
