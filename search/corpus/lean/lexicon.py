@@ -658,6 +658,7 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
     lean = [s for s in statements if s.formal]
     objects, kinds = named_like_objects(lean), kind_nouns(lean)
     phrases: dict[str, Phrase] = {}
+    optional: dict[str, int] = {}
     for s in lean:
         if s.kind not in CONSTANT_KINDS or s.kind in ("theorem", "lemma", "field"):
             continue
@@ -665,9 +666,14 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         args = explicit_arguments(binders)
         prop = is_proposition_valued(s, objects)
         is_type = is_type_valued(s, objects)
-        optional = optional_arguments(binders)
-        phrase = (from_docstring(s, args, prop, optional) if not is_type else None) or from_name(s, args, prop, is_type, kinds)
-        phrases[s.name] = replace(phrase, optional=optional) if optional and phrase.slots else phrase
+        optional[s.name] = optional_arguments(binders)
+        phrases[s.name] = (from_docstring(s, args, prop, optional[s.name]) if not is_type else None) \
+            or from_name(s, args, prop, is_type, kinds)
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
+    # A phrase, made or corrected, leaves out the arguments with a default value that its
+    # constant's header declares (`Summable f L`: "f is summable")
+    for name, count in optional.items():
+        if count and phrases[name].slots:
+            phrases[name] = replace(phrases[name], optional=count)
     return Lexicon(phrases, frozenset(s.name for s in lean if "protected" in s.meta.get("modifiers", ())))

@@ -124,6 +124,13 @@ def test_arguments_with_a_default_value_are_counted_from_the_end(lexicon: Lexico
         == [1, 1, 1, 0]
 
 
+def test_a_corrected_phrase_leaves_out_the_arguments_with_a_default_value() -> None:
+    corrected = build_lexicon(CONSTANTS, {"Multipliable": Phrase("{0} is multipliable", "predicate", "corrections")})
+    assert corrected.phrases["Multipliable"].optional == 1
+    said = Informaliser(corrected, {}).sentence(lean("m", "theorem", "theorem m (L : SummationFilter β) : Multipliable f L"))
+    assert said is not None and said.text.endswith("f is multipliable.")
+
+
 def test_notation_and_corrections(tmp_path: Path) -> None:
     corrections = tmp_path / "corrections.tsv"
     corrections.write_text("# a comment\nEven\tpredicate\t{0} is an even number\n", encoding="utf-8")
