@@ -67,6 +67,7 @@ from search.corpus.lean.notation import (
     ENCLOSING,
     EVENTUALLY,
     EVENTUALLY_PRECEDENCE,
+    GLUED_BRACKETS,
     GLUED_CALLS,
     GLUED_CONSTANTS,
     GLUED_POSTFIX,
@@ -76,12 +77,14 @@ from search.corpus.lean.notation import (
     INTERVAL_INTEGRAL,
     NEGATED,
     NEIGHBOURHOOD_SIDES,
+    ORE_LOCALIZATION,
     PAIRS,
     PARTS,
     POSTFIX,
     PREFIX,
     RESTRICT,
     REVERSED,
+    SHIFT,
     SWAPPED,
     TERM_CONSTANTS,
     TERM_INFIX,
@@ -191,7 +194,8 @@ _TERM_GROUPS = Brackets({**TERM_BRACKETS.opening, **{symbol: "]" for symbol in B
 #: What closes a pair (`⁆`, `⟫`), glued to the term before it.
 _PAIR_CLOSINGS = frozenset(closing for closing, _, _ in PAIRS.values())
 #: Notation the tokenizer splits, which the `TERMS` and `WORDS` readings join from glued tokens.
-_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS, GLUED_POSTFIX, PARTS)
+_GLUED_TABLES = (DECORATED_INFIX, EVENTUALLY, ALMOST_EVERYWHERE, GLUED_CONSTANTS, GLUED_BRACKETS, GLUED_POSTFIX,
+                 PARTS)
 #: Binary notation among them, looked up once at each operator.
 _GLUED_OPERATORS = {**DECORATED_INFIX, **EVENTUALLY}
 #: The characters their entries start with: a token that starts with none spells none.
@@ -373,7 +377,7 @@ class _Reader:
             return VAR
         if self.terms and (symbol := self.glued_symbol(ALMOST_EVERYWHERE)):
             return self.almost_everywhere(*symbol)
-        if t.text in self.binder_words and not (self.terms and self.glued_symbol(GLUED_CONSTANTS)):
+        if t.text in self.binder_words and not (self.terms and self.glued_symbol(GLUED_CONSTANTS)) and self.binds():
             return self.binder_expr(t.text)
         if t.text == "¬":
             self.i += 1
@@ -603,7 +607,7 @@ class _Reader:
 
     def starts_atom(self, t: Token) -> bool:
         if self.terms:
-            if self.opens_enclosure() or (t.text == "#" and self.glued_next()):
+            if self.opens_enclosure() or (t.text == "#" and self.glued_next()) or self.glued_symbol(GLUED_BRACKETS):
                 return True
             if t.text in _TERM_STOP:
                 return False
@@ -612,6 +616,22 @@ class _Reader:
         return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening
                 or t.text in self.binder_words or t.text in self.constants
                 or t.text in ("_", "?_", "@", "↑", "⇑", "↥", "·") or (self.terms and t.text == "?"))
+
+    def binds(self, k: int = 0) -> bool:
+        """Whether the binder notation `k` tokens from the current one binds: a `Binder.named`
+        one only when names (a bracketed group of them, or bare, with their type) and a comma
+        follow (`⨁ i, A i`, `⨁ (i : ι), A i`, not `⨁ f`)."""
+        j = self.i + k
+        notation = BINDERS.get(self.toks[j].text)
+        if notation is None or not notation.named:
+            return True
+        j += 1
+        while j < len(self.toks) and (self.toks[j].kind == "ident" or self.toks[j].text in TERM_BRACKETS.opening):
+            j = group_end(self.toks, j, brackets=self.groups) if self.toks[j].kind != "ident" else j + 1
+        if j < len(self.toks) and self.toks[j].text == ":":  # the type: up to a comma, or what closes
+            while j < len(self.toks) and (t := self.toks[j]).text not in TERM_BRACKETS.closing | {","}:
+                j = group_end(self.toks, j, brackets=self.groups) if t.text in TERM_BRACKETS.opening else j + 1
+        return j < len(self.toks) and self.toks[j].text == ","
 
     def glued_next(self) -> bool:
         nxt = self.peek(1)
@@ -633,7 +653,7 @@ class _Reader:
     def postfixed(self, e: Expr) -> Expr:
         """`e` with the postfix notation and field notation glued after it (`x⁻¹`, `(f x).foo`)."""
         while (t := self.peek()) is not None:
-            if t.text in self.postfix:
+            if t.text in self.postfix and not (self.terms and self.glued_symbol(_GLUED_OPERATORS)):
                 self.i += 1
                 e = app(const(self.postfix[t.text]), e)
             elif self.terms and t.text == "!" and t.spaced and not self.glued_next():
@@ -655,14 +675,18 @@ class _Reader:
             elif self.terms and not t.spaced and (symbol := self.glued_symbol(GLUED_POSTFIX)):
                 self.i += symbol[1]
                 e = app(const(GLUED_POSTFIX[symbol[0]]), e)
-            elif self.terms and not t.spaced and self.has_parts(e) and (symbol := self.glued_symbol(PARTS)):
+            elif self.terms and not t.spaced and self.may_be_value(e) and (symbol := self.glued_symbol(PARTS)):
                 self.i += symbol[1]
                 e = app(const(PARTS[symbol[0]]), e)
             elif self.terms and t.text == "⟮" and not t.spaced and self.is_type(e):
                 self.i += 1
                 e = app(const(ADJOIN), e, self.finite_set(t, "⟯"))
+            elif self.terms and t.text == "⟦" and not t.spaced and self.may_be_value(e):
+                e = self.shifted(e)
             elif self.terms and t.text == "[" and not t.spaced and self.is_collection(e):
                 e = self.indexed(e)
+            elif self.terms and t.text == "[" and not t.spaced and self.inverts():
+                e = self.localized(e)
             elif self.words and t.text == "[" and not t.spaced and e[0] == "c":
                 # `IsClosed[t] s`, `MeasurableSet[m] s`: the structure it is taken in, which the
                 # words leave out
@@ -682,9 +706,9 @@ class _Reader:
         after other terms `⟮` belongs to other notation, `C^n⟮I, M; I', M'⟯`)."""
         return (e[0] == "l" and e[1] in self.sorts) or (e[0] == "c" and e[1] in CONSTANTS.values())
 
-    def has_parts(self, e: Expr) -> bool:
-        """Whether `e⁺` may be a positive part (`notation.PARTS`): `e` is a term applied or a
-        bound variable that is no type."""
+    def may_be_value(self, e: Expr) -> bool:
+        """Whether `e` may be a value, no type, as `e⁺` (`notation.PARTS`) and `X⟦n⟧`
+        (`notation.SHIFT`) need: `e` is a term applied or a bound variable that is no type."""
         return e[0] == "a" or (e[0] == "l" and e[1] in self.bound and e[1] not in self.sorts)
 
     def is_collection(self, e: Expr) -> bool:
@@ -697,17 +721,57 @@ class _Reader:
             return self.types.get(head[1]) in INDEXED_TYPES
         return head[0] == "c" and head[1].rpartition(".")[0] in INDEXED_TYPES
 
-    def indexed(self, e: Expr) -> Expr:
-        """`xs[i]`, `xs[i]?`, `xs[i]!` (`notation.INDEXED`), the current token being `[`."""
+    def enclosed_term(self, what: str) -> Expr | None:
+        """The one term a bracket glued after `what` encloses, the current token being the bracket,
+        stepped over with its closing one; None (in a strict reader, a `ParseError`) when it
+        encloses more (`as[i:j]`, `μ⟦s | m⟧`): other notation, which the reader does not know."""
         opener = self.peek()
+        assert opener is not None
+        closing = self.groups.opening[opener.text]
         self.i += 1
-        index = self.expr(0)
-        if (t := self.peek()) is None or t.text != "]":
-            # a slice (`as[i:j]`) or something else the reader does not know
-            self.fail(f"expected ']' to close '[' after a collection, found {t.text if t else 'the end'!r}", t or opener)
+        inner = self.expr(0)
+        if (t := self.peek()) is None or t.text != closing:
+            found = t.text if t else "the end"
+            self.fail(f"expected {closing!r} to close {opener.text!r} after {what}, found {found!r}", t or opener)
             self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
-            return VAR
+            return None
         self.i += 1
+        return inner
+
+    def shifted(self, e: Expr) -> Expr:
+        """`X⟦n⟧`, `f⟦n⟧'` (`notation.SHIFT`), the current token being `⟦`; unknown (`VAR`) when
+        the shift is a type (`R⟦Γ⟧`)."""
+        opener = self.peek()
+        shift = self.enclosed_term("a term")
+        if shift is None:
+            return VAR
+        if self.is_type(shift):
+            self.fail("unknown notation '⟦' after a term, enclosing a type", opener)
+            return VAR
+        if (mark := self.peek()) is not None and not mark.spaced and mark.text == "'":
+            self.i += 1
+        return app(const(SHIFT), VAR, shift, e)
+
+    def inverts(self) -> bool:
+        """Whether the bracket at the current token ends in a glued `⁻¹` (`R[S⁻¹]`)."""
+        end = group_end(self.toks, self.i, brackets=self.groups)
+        last = self.toks[end - 2]
+        return self.toks[end - 1].text == "]" and last.text == "⁻¹" and not last.spaced
+
+    def localized(self, e: Expr) -> Expr:
+        """`R[S⁻¹]` (`notation.ORE_LOCALIZATION`), the current token being `[`; unknown (`VAR`)
+        when the bracket encloses more than `S⁻¹` (`R[T;T⁻¹]`)."""
+        inverse = self.enclosed_term("a term")
+        if inverse is None or inverse[:2] != ("a", const(POSTFIX["⁻¹"])):
+            return VAR
+        return app(const(ORE_LOCALIZATION), inverse[2], e)
+
+    def indexed(self, e: Expr) -> Expr:
+        """`xs[i]`, `xs[i]?`, `xs[i]!` (`notation.INDEXED`), the current token being `[`; unknown
+        (`VAR`) for a slice (`as[i:j]`)."""
+        index = self.enclosed_term("a collection")
+        if index is None:
+            return VAR
         mark = self.peek()
         if mark is not None and not mark.spaced and mark.text in ("?", "!") and not self.glued_next():
             self.i += 1
@@ -718,6 +782,12 @@ class _Reader:
         """The constants `e.1` and `e.2` stand for, as far as the type `e` was bound with tells."""
         owner = self.types.get(e[1]) if e[0] == "l" else None
         return _PROJECTIONS if owner is None or owner in _PAIR_TYPES else _SUBTYPE_PROJECTIONS
+
+    def encloses_later(self, t: Token) -> bool:
+        """Whether `t` opens brackets of `notation.ENCLOSING` that a later token closes, other
+        than the bars that close themselves (`⦋n⦌`, not `x⌊d`, a contraction)."""
+        closing = ENCLOSING[t.text][0] if t.text in ENCLOSING else t.text
+        return closing != t.text and any(u.text == closing for u in self.toks[self.i + 1:])
 
     def closes_enclosure(self, t: Token) -> bool:
         return any(t.text == closing for closing, _ in ENCLOSING.values()) or t.text in _PAIR_CLOSINGS or (
@@ -731,6 +801,8 @@ class _Reader:
             first = False
             if t.text in TERM_BRACKETS.opening:
                 self.skip_group()
+            elif self.terms and self.encloses_later(t):
+                self.enclosed()  # `X _⦋n + 1⦌`: up to its closing bracket, spaces and all
             else:
                 self.i += 1
 
@@ -749,12 +821,15 @@ class _Reader:
             if symbol := self.glued_symbol(GLUED_CONSTANTS):
                 self.i += symbol[1]
                 return const(GLUED_CONSTANTS[symbol[0]])
+            if symbol := self.glued_symbol(GLUED_BRACKETS):
+                self.i += symbol[1]
+                return self.glued_call(GLUED_BRACKETS[symbol[0]], "]")
         self.i += 1
         if t.text in ("@", "↑", "⇑", "↥"):
             if self.words and t.text != "@" and (c := self.peek()) is not None and c.text == ")":
                 return const(COERCION)  # `((↑) : A → B)`
             return self.atom()
-        if t.text in self.binder_words:
+        if t.text in self.binder_words and self.binds(-1):
             self.i -= 1
             return self.binder_expr(t.text)
         if self.terms and t.text == "𝓝" and (f := self.peek()) is not None and f.text == "[" and not f.spaced:
@@ -930,7 +1005,8 @@ class _Reader:
             return VAR
         nxt = self.peek()
         if name in GLUED_CALLS and nxt is not None and nxt.text == "(" and not nxt.spaced:
-            return self.glued_call(GLUED_CALLS[name])
+            self.i += 1
+            return self.glued_call(GLUED_CALLS[name], ")")
         if self.terms and name == "if":
             return self.conditional()
         if self.terms and name == "𝓝" and nxt is not None and nxt.text == "[" and not nxt.spaced:
@@ -971,10 +1047,11 @@ class _Reader:
         no = self.expr(0)
         return app(const("dite" if dependent else "ite"), condition, yes, no)
 
-    def glued_call(self, name: str) -> Expr:
-        self.i += 1
+    def glued_call(self, name: str, closing: str) -> Expr:
+        """`C(α, β)`, `Λ[n, i]` from their first argument on: `name` applied to the arguments up
+        to `closing`."""
         e = const(name)
-        while (t := self.peek()) is not None and t.text != ")":
+        while (t := self.peek()) is not None and t.text != closing:
             e = app(e, self.expr(0))
             if (t := self.peek()) is not None and t.text == ",":
                 self.i += 1

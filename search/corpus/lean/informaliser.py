@@ -64,7 +64,7 @@ _PROPOSITIONS = frozenset({"Eq", "Ne", "LE.le", "LT.lt", "GE.ge", "GT.gt", "Iff"
 _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": ("sum", False),
         "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
-        "Set.iInter": ("intersection", False)}
+        "Set.iInter": ("intersection", False), "DirectSum": ("direct sum", False)}
 #: Arithmetic: its precedence (for parentheses), its ASCII symbol between simple operands, its
 #: words between phrases ("the derivative of f at x times g x"), and its name when it is what a
 #: phrase speaks of ("a + b is even": "the sum of a and b is even").

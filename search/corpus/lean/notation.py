@@ -96,6 +96,9 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
 #: Binary notation whose symbol the tokenizer splits, a symbol with glued decorations (`∘ₗ` is
 #: `∘` then `ₗ`): the reader joins a run of glued tokens into one of these. Splitting them
 #: keeps Lean's instance naming (`instance_names`), which reads none of them, as it was.
+#: `f ⁻¹ᵁ U`, the preimage of an open set under a morphism of schemes, is
+#: `(Opens.map f.base).obj U`, read as `TopologicalSpace.Opens.map f U` (`.base` and the
+#: functor's `obj` left out).
 DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "∘ₗ": (80, True, "LinearMap.comp"), "∘L": (80, True, "ContinuousLinearMap.comp"),
     "≃ₜ": (25, False, "Homeomorph"), "≃ᵢ": (25, False, "IsometryEquiv"), "→ₙ*": (25, True, "MulHom"),
@@ -104,6 +107,7 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "%ₘ": (70, False, "Polynomial.modByMonic"), "/ₘ": (70, False, "Polynomial.divByMonic"),
     "⊗ₘ": (70, False, "CategoryTheory.MonoidalCategoryStruct.tensorHom"), "::ₘ": (67, True, "Multiset.cons"),
     "==": (50, False, "BEq.beq"), "!=": (50, False, "bne"),
+    "⁻¹ᵁ": (90, True, "TopologicalSpace.Opens.map"),
 }
 #: What the informaliser's reading makes of `(↑)`: the coercion a statement names, whichever
 #: function it elaborates to (no constant of Lean's).
@@ -130,6 +134,10 @@ GLUED_CONSTANTS: dict[str, str] = {
     "λ_": "CategoryTheory.MonoidalCategoryStruct.leftUnitor", "ρ_": "CategoryTheory.MonoidalCategoryStruct.rightUnitor",
     "α_": "CategoryTheory.MonoidalCategoryStruct.associator", "𝓝ˢ": "nhdsSet",
 }
+#: Function-like notation written glued to square brackets around its arguments, which the
+#: tokenizer splits: `Λ[n, i]` is `SSet.horn n i`, `∂Δ[n]` is `SSet.boundary n` (`Δ[n]` is left
+#: out: Mathlib scopes it to the standard simplex, a comonoid's comultiplication and a Laplacian).
+GLUED_BRACKETS: dict[str, str] = {"∂Δ[": "SSet.boundary", "Λ[": "SSet.horn"}
 #: `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`, `𝓝[≠] x` is `nhdsWithin x {x}ᶜ`: the constants applied
 #: to the point, innermost first, that make the set of the side written.
 NEIGHBOURHOOD_SIDES: dict[str, tuple[str, ...]] = {
@@ -152,6 +160,14 @@ PARTS: dict[str, str] = {
 }
 #: `F⟮a, b⟯` is `IntermediateField.adjoin F {a, b}`, after a type (`F`, `ℚ`) only.
 ADJOIN = "IntermediateField.adjoin"
+#: `X⟦n⟧` is `(shiftFunctor _ n).obj X`, `f⟦n⟧'` is `(shiftFunctor _ n).map f`: both read as
+#: `CategoryTheory.shiftFunctor _ n X` (the functor's `obj` and `map` left out), after a term
+#: that may be no type (as `PARTS`) and by a shift that is no type: other notation glues `⟦` to
+#: a type (`R⟦Γ⟧`, Hahn series), or encloses more (`μ⟦s | m⟧`, a conditional expectation).
+SHIFT = "CategoryTheory.shiftFunctor"
+#: `R[S⁻¹]` is `OreLocalization S R`: a bracket glued after a term that encloses one term with
+#: `⁻¹` glued last (`R[T;T⁻¹]`, Laurent polynomials, encloses more).
+ORE_LOCALIZATION = "OreLocalization"
 #: `xs[i]` is `GetElem.getElem xs i` (its proof left out), `xs[i]?` and `xs[i]!` the same with
 #: the constant of the mark glued after the bracket.
 INDEXED: dict[str, str] = {"": "GetElem.getElem", "?": "GetElem?.getElem?", "!": "GetElem?.getElem!"}
@@ -190,6 +206,7 @@ ENCLOSING: dict[str, tuple[str, dict[str, str]]] = {
     "|": ("|", {"": "abs", "ₘ": "mabs"}),
     "⌊": ("⌋", {"": "Int.floor", "₊": "Nat.floor"}),
     "⌈": ("⌉", {"": "Int.ceil", "₊": "Nat.ceil"}),
+    "⦋": ("⦌", {"": "SimplexCategory.mk"}),
 }
 
 
@@ -211,6 +228,9 @@ class Binder:
     shape: str
     body_precedence: int = 0
     universe: str = ""
+    #: Whether the symbol binds only when names (and their type) and a comma follow it
+    #: (`⨁ i, A i`); else it is other notation the reader does not know (`⨁ f`, a biproduct).
+    named: bool = False
 
 
 BINDERS: dict[str, Binder] = {
@@ -224,6 +244,7 @@ BINDERS: dict[str, Binder] = {
     "⋂": Binder("Set.iInter", "function", 60),
     "⨆": Binder("iSup", "function", 60),
     "⨅": Binder("iInf", "function", 60),
+    "⨁": Binder("DirectSum", "function", named=True),
     "∫": Binder("MeasureTheory.integral", "integral", 60),
     "∫⁻": Binder("MeasureTheory.lintegral", "integral", 60),
     "∀ᶠ": Binder("Filter.Eventually", "filter"),
@@ -260,6 +281,8 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`x{op}`", f"`{name} x`") for op, name in {**POSTFIX, **TERM_POSTFIX, **GLUED_POSTFIX, **PARTS}.items()]
     rows += [(f"`xs[i]{mark}`", f"`{name} xs i`") for mark, name in INDEXED.items()]
     rows.append(("`F⟮a, b⟯`", f"`{ADJOIN} F {{a, b}}`"))
+    rows.append(("`X⟦n⟧`, `f⟦n⟧'`", f"`{SHIFT} _ n X`, `{SHIFT} _ n f`"))
+    rows.append(("`R[S⁻¹]`", f"`{ORE_LOCALIZATION} S R`"))
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in DECORATED_INFIX.items()]
@@ -272,6 +295,7 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
     rows += [(f"`M {op}R] N`", f"`{name} {f'({via} R)' if via else 'R'} M N`") for op, (name, via) in BRACKET_INFIX.items()]
     rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
+    rows += [(f"`{op}…]`", f"`{name} …`") for op, name in GLUED_BRACKETS.items()]
     rows.append(("`𝓝[s] x`", "`nhdsWithin x s`"))
     rows += [(f"`𝓝[{side}] x`", f"`nhdsWithin x {_applied(names, 'x')}`") for side, names in NEIGHBOURHOOD_SIDES.items()]
     rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]

@@ -102,6 +102,15 @@ two = c("OfNat.ofNat", literal("2"))
         ("f x[X] = y", c("Eq", app(f, c("Polynomial", x)), y)),
         ("x ::ₘ y", c("Multiset.cons", x, y)),
         ("f ⊗ₘ f", c("CategoryTheory.MonoidalCategoryStruct.tensorHom", f, f)),
+        ("f ⁻¹ᵁ f ⁻¹ᵁ s ≤ s⁻¹", c("LE.le", c("TopologicalSpace.Opens.map", f, c("TopologicalSpace.Opens.map", f, s)),
+                                     c("Inv.inv", s))),
+        ("Λ[x + 1, y] ⟶ ∂Δ[x]", c("Quiver.Hom", c("SSet.horn", c("HAdd.hAdd", x, c("OfNat.ofNat", literal("1"))), y),
+                                    c("SSet.boundary", x))),
+        ("f ∂Δ[x]", app(f, c("SSet.boundary", x))),
+        ("⦋x⦌ ⟶ ⦋y⦌", c("Quiver.Hom", c("SimplexCategory.mk", x), c("SimplexCategory.mk", y))),
+        ("⨁ x, f x", c("DirectSum", app(f, x))),
+        ("⨁ (x : s) (y : s), f x", c("DirectSum", c("DirectSum", app(f, x)))),
+        ("⨁ x : s, f x", c("DirectSum", app(f, x))),
         # an argument given by its name is not one in order
         ("f (y := x) x", app(f, x)),
         ("f (y := x).foo", c("foo", f)),
@@ -156,7 +165,7 @@ def test_words_reading_says_what_only_types_would_name() -> None:
     assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 
 
-def test_indexing_and_parts_are_read_only_after_terms_that_have_them() -> None:
+def test_glued_notation_is_read_only_after_terms_that_have_it() -> None:
     def declaration(binders: str, statement: str) -> tuple:
         tree = parse_declaration(term_tokens(binders), term_tokens(statement))
         while tree[0] == "f":
@@ -183,6 +192,34 @@ def test_indexing_and_parts_are_read_only_after_terms_that_have_them() -> None:
     assert declaration("(F : Type*) [Field F] (α : E)", "α ∈ F⟮α⟯") == c(
         "Membership.mem", c("IntermediateField.adjoin", local("F"), c("Singleton.singleton", local("α"))), local("α"))
     assert "IntermediateField.adjoin" not in str(declaration("(n : ℕ)", "C^n⟮I, M; I', M'⟯ = 0"))
+    # `X⟦n⟧` and `f⟦n⟧'` after a bound variable that is no type or a parenthesised term, by a shift that is no type
+    X, n = local("X"), local("n")
+    assert declaration("(X : C) (f : X ⟶ X) (n : ℤ)", "f⟦n⟧'⟦n⟧' = (f ≫ f)⟦n⟧'") == c(
+        "Eq", c("CategoryTheory.shiftFunctor", VAR, n, c("CategoryTheory.shiftFunctor", VAR, n, f)),
+        c("CategoryTheory.shiftFunctor", VAR, n, c("CategoryTheory.CategoryStruct.comp", f, f)))
+    assert declaration("(X : C) (n : ℤ)", "X⟦n⟧ ⟶ X") == c(
+        "Quiver.Hom", c("CategoryTheory.shiftFunctor", VAR, n, X), X)
+    # ... not after a type or by one (`R⟦Γ⟧`, `Rᵃᵒᵖ⟦Γ⟧`: Hahn series), nor around more than a term
+    # (`μ⟦s | m⟧`), nor with no term glued before it (`⟦x⟧`, a quotient's class)
+    assert declaration("(Γ R : Type*) (x : R)", "x ∈ R⟦Γ⟧ ∨ x ∈ Rᵃᵒᵖ⟦Γ⟧ ∨ x ∈ x⟦ℕ⟧") == c(
+        "Or", c("Membership.mem", VAR, x), c("Or", c("Membership.mem", VAR, x), c("Membership.mem", VAR, x)))
+    with pytest.raises(ParseError, match="expected '⟧' to close '⟦' after a term, found '|'"):
+        parse_term(term_tokens("μ⟦s | m⟧ = 0"), strict=True, bound={"μ", "s", "m"})
+    assert declaration("(x : α)", "⟦x⟧ = x ⟦x⟧") == c("Eq", VAR, app(x, VAR))
+    # `R[S⁻¹]` when the bracket holds one term with `⁻¹` glued last: `R[T;T⁻¹]` is other notation
+    R, S = local("R"), local("S")
+    assert declaration("(R : Type*) (S : Submonoid R)", "R[S⁻¹] = R[R⁰⁻¹]") == c(
+        "Eq", c("OreLocalization", S, R), c("OreLocalization", c("nonZeroDivisors", R), R))
+    with pytest.raises(ParseError, match="unknown notation ';'"):
+        parse_term(term_tokens("R[T;T⁻¹]"), strict=True, bound={"R", "T"})
+    # `⨁` binds only names followed by a comma: `⨁ f` is a biproduct, other notation; `∫ ... ∂μ` and
+    # `⦋n⦌₂` (a truncated simplex) are not read so either
+    with pytest.raises(ParseError, match="unknown notation '⨁'"):
+        parse_term(term_tokens("⨁ f ⟶ f x"), strict=True, bound={"f", "x"})
+    with pytest.raises(ParseError, match="unknown notation '⨁'"):
+        parse_term(term_tokens("(⨁ f : C)"), strict=True, bound={"f"})
+    with pytest.raises(ParseError, match="unknown notation '₂'"):
+        parse_term(term_tokens("⦋0⦌₂"), strict=True)
     # `#α` as an argument is a term of its own, not applied to the next argument
     assert declaration("(α β : Type u)", "max #α #β = 0") == c(
         "Eq", c("max", c("Finset.card", local("α")), c("Finset.card", local("β"))), c("OfNat.ofNat", literal("0")))

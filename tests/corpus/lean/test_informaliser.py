@@ -74,6 +74,8 @@ CONSTANTS = [
     lean("SimpleGraph.IsRegularOfDegree", "def", "def IsRegularOfDegree (d : ℕ) : Prop",
          "A graph is regular of degree `d` if every vertex has degree `d`."),
     lean("Compacts.map", "def", "def map (f : α → β) (hf : IsCompact f) (K : Compacts α) : Compacts β"),
+    lean("SSet.horn", "def", "def horn (n : ℕ) (i : Fin (n + 1)) : (Δ[n] : SSet.{u}).Subcomplex"),
+    lean("SSet.boundary", "def", "def boundary (n : ℕ) : (Δ[n] : SSet.{u}).Subcomplex"),
 ]
 
 
@@ -268,6 +270,17 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "a⁺ ≤ a ∧ Aᴴᴴ = A"),
      "For a matrix A, the positive part of a is at most a and the conjugate transpose of the conjugate transpose "
      "of A equals A."),
+    # a shift, a preimage under a morphism of schemes and simplicial sets' notation are said too
+    (lean("CategoryTheory.Functor.map_comp_shift", "theorem", "theorem map_comp_shift (X : C) (f : X ⟶ X) (n : ℤ) : "
+          "(f ≫ f)⟦n⟧' = f⟦n⟧' ≫ f⟦n⟧'"),
+     "For a morphism f from X to X and an integer n, the shift functor by n of (f followed by f) equals the shift "
+     "functor by n of f followed by the shift functor by n of f."),
+    (lean("AlgebraicGeometry.Scheme.preimage_mono", "theorem", "theorem preimage_mono (f : X ⟶ Y) (U V : Opens Y) "
+          "(h : U ≤ V) : f ⁻¹ᵁ U ≤ f ⁻¹ᵁ V"),
+     "For a morphism f from X to Y, if U is at most V, then the preimage under f of U is at most the preimage under f "
+     "of V."),
+    (lean("SSet.horn_le_boundary", "theorem", "theorem horn_le_boundary (n : ℕ) (i : Fin (n + 1)) : Λ[n, i] ≤ ∂Δ[n]"),
+     "For a natural number n and an element i of Fin (n + 1), the horn of n and i is at most the boundary of n."),
     # an argument given by its name, and a constant of the namespace its type names (`.ok`), are said
     (lean("Result.map_eq_ok", "theorem", "theorem map_eq_ok : x.map f (a := a) = .ok b s"),
      "The map of x and f equals ok of b and s."),
