@@ -46,18 +46,11 @@ APP = 1
 PI = 2
 FIRST_SYMBOL = 3
 #: Constants that notation elaborates to are full names already, never resolved again.
-ABSOLUTE: frozenset[str] = frozenset(
-    {*notation.CONSTANTS.values(), *notation.TERM_CONSTANTS.values(), *notation.POSTFIX.values(),
-     *(head for _, _, head in notation.INFIX.values()), *(head for _, _, head in notation.TERM_INFIX.values()),
-     *(name for name, _ in notation.BRACKET_INFIX.values()), *notation.GLUED_CALLS.values(),
-     *notation.SWAPPED.values(), *(name for name, _ in notation.PREFIX.values()),
-     *(c for _, constants in notation.ENCLOSING.values() for c in constants.values()),
-     *(b.constant for b in notation.BINDERS.values()), *(b.universe for b in notation.BINDERS.values() if b.universe),
-     *notation.BOUNDED_DOMAINS.values(), notation.INTERVAL_INTEGRAL, notation.VOLUME, notation.RESTRICT,
-     "OfNat.ofNat", "Not", "And", "Exists", "ExistsUnique", "Sigma", "Neg.neg", "RingHom.id", "Prod.mk",
-     "List.cons", "List.nil", "Insert.insert", "Singleton.singleton", "setOf", "Subtype", "ite", "dite",
-     "nhdsWithin", "Finset.filter", "Nat.factorial"}
-)
+ABSOLUTE: frozenset[str] = notation.elaborated() | {
+    "OfNat.ofNat", "Not", "And", "Exists", "ExistsUnique", "Sigma", "Neg.neg", "RingHom.id", "Prod.mk", "List.cons",
+    "List.nil", "Insert.insert", "Singleton.singleton", "setOf", "Subtype", "ite", "dite",
+    "Finset.filter", "Nat.factorial", "Membership.mem",
+}
 
 
 def statement_term(header: str) -> Expr:

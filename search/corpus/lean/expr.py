@@ -77,6 +77,7 @@ from search.corpus.lean.notation import (
     INTERVAL_INTEGRAL,
     NEGATED,
     NEIGHBOURHOOD_SIDES,
+    NHDS_WITHIN,
     ORE_LOCALIZATION,
     PAIRS,
     PARTS,
@@ -1020,7 +1021,7 @@ class _Reader:
                 within = point
                 for constant in NEIGHBOURHOOD_SIDES[t.text]:
                     within = app(const(constant), within)
-            return app(const("nhdsWithin"), point, within)
+            return app(const(NHDS_WITHIN), point, within)
         parts = split_name(name)
         if self.is_local(parts[0]):
             # Generalized field notation `x.foo`: the constant is `T.foo` for `x : T`.

@@ -138,6 +138,8 @@ GLUED_CONSTANTS: dict[str, str] = {
 #: tokenizer splits: `Λ[n, i]` is `SSet.horn n i`, `∂Δ[n]` is `SSet.boundary n` (`Δ[n]` is left
 #: out: Mathlib scopes it to the standard simplex, a comonoid's comultiplication and a Laplacian).
 GLUED_BRACKETS: dict[str, str] = {"∂Δ[": "SSet.boundary", "Λ[": "SSet.horn"}
+#: `𝓝[s] x` is `nhdsWithin x s`.
+NHDS_WITHIN = "nhdsWithin"
 #: `𝓝[>] x` is `nhdsWithin x (Set.Ioi x)`, `𝓝[≠] x` is `nhdsWithin x {x}ᶜ`: the constants applied
 #: to the point, innermost first, that make the set of the side written.
 NEIGHBOURHOOD_SIDES: dict[str, tuple[str, ...]] = {
@@ -296,8 +298,8 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`M {op}R] N`", f"`{name} {f'({via} R)' if via else 'R'} M N`") for op, (name, via) in BRACKET_INFIX.items()]
     rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
     rows += [(f"`{op}…]`", f"`{name} …`") for op, name in GLUED_BRACKETS.items()]
-    rows.append(("`𝓝[s] x`", "`nhdsWithin x s`"))
-    rows += [(f"`𝓝[{side}] x`", f"`nhdsWithin x {_applied(names, 'x')}`") for side, names in NEIGHBOURHOOD_SIDES.items()]
+    rows.append(("`𝓝[s] x`", f"`{NHDS_WITHIN} x s`"))
+    rows += [(f"`𝓝[{side}] x`", f"`{NHDS_WITHIN} x {_applied(names, 'x')}`") for side, names in NEIGHBOURHOOD_SIDES.items()]
     rows += [(f"`{op}x`", f"`{name} x`") for op, (name, _) in PREFIX.items()]
     rows += [(f"`{op}x{close}{suffix}`", f"`{name} x`") for op, (close, names) in ENCLOSING.items()
              for suffix, name in names.items()]
@@ -312,3 +314,21 @@ def documented() -> list[tuple[str, str]]:
         else:
             rows.append((f"`{op} x, f x`", f"`{b.constant} (fun x => f x)`"))
     return rows
+
+
+def elaborated() -> frozenset[str]:
+    """Every constant the tables above elaborate notation to: full names already, which a
+    pattern's reading never resolves again (`search/index/patterns.py`, `ABSOLUTE`)."""
+    return frozenset({
+        *CONSTANTS.values(), *TERM_CONSTANTS.values(), *GLUED_CONSTANTS.values(), *POSTFIX.values(),
+        *TERM_POSTFIX.values(), *GLUED_POSTFIX.values(), *PARTS.values(), *INDEXED.values(),
+        ADJOIN, SHIFT, ORE_LOCALIZATION, AE, NHDS_WITHIN, INTERVAL_INTEGRAL, VOLUME, RESTRICT,
+        *(head for _, _, head in (*INFIX.values(), *TERM_INFIX.values(), *DECORATED_INFIX.values())),
+        *(name for name, _ in BRACKET_INFIX.values()), *GLUED_CALLS.values(), *GLUED_BRACKETS.values(),
+        *(c for pair in EVENTUALLY.values() for c in pair if c), *ALMOST_EVERYWHERE.values(),
+        *(name for _, name, _ in PAIRS.values()), *SWAPPED.values(), *(name for name, _ in PREFIX.values()),
+        *(c for _, constants in ENCLOSING.values() for c in constants.values()),
+        *(c for names in NEIGHBOURHOOD_SIDES.values() for c in names),
+        *(b.constant for b in BINDERS.values()), *(b.universe for b in BINDERS.values() if b.universe),
+        *BOUNDED_DOMAINS.values(),
+    }) - {ARROW}

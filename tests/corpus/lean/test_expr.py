@@ -22,6 +22,7 @@ from search.corpus.lean.expr import (
     pi,
 )
 from search.corpus.lean.syntax import term_tokens
+from search.index import patterns
 
 
 def term(text: str) -> tuple:
@@ -257,3 +258,11 @@ def test_the_documentation_prints_every_notation_entry() -> None:
     for written, reads_as in notation.documented():
         row = f"| {written.replace('|', chr(92) + '|')} | {reads_as.replace('|', chr(92) + '|')} |"
         assert row in page, f"docs/loogle.md's notation table lacks {row}"
+
+
+def test_every_constant_notation_reads_as_is_a_full_name_to_patterns() -> None:
+    """A pattern's reading never resolves a notation's constant again (inside `namespace Matrix`,
+    `Aᴴ` is still `Matrix.conjTranspose`, not `Matrix.Matrix.conjTranspose`)."""
+    heads = {reads_as.strip("`").removeprefix("Not (").split()[0].strip("`") for _, reads_as in notation.documented()}
+    assert heads - {"Membership.mem"} <= notation.elaborated()
+    assert notation.elaborated() <= patterns.ABSOLUTE
