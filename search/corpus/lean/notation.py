@@ -151,8 +151,8 @@ NEIGHBOURHOOD_SIDES: dict[str, tuple[str, ...]] = {
 TERM_POSTFIX: dict[str, str] = {
     "ᵀ": "Matrix.transpose", "⁰": "nonZeroDivisors", "ᴴ": "Matrix.conjTranspose", "ᗮ": "Submodule.orthogonal",
 }
-#: Postfix notation that the tokenizer splits: `R[X]` is `Polynomial R`.
-GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial"}
+#: Postfix notation that the tokenizer splits: `R[X]` is `Polynomial R`, `R⟦X⟧` is `PowerSeries R`.
+GLUED_POSTFIX: dict[str, str] = {"[X]": "Polynomial", "⟦X⟧": "PowerSeries"}
 #: The positive and negative parts, `a⁺` and `a⁻` (`a⁺ᵐ`, `a⁻ᵐ` multiplicatively; `⁻¹` is one
 #: token, so a `⁻` glued alone is the negative part), which the tokenizer splits too. Read so only
 #: after a bound variable that is no type, or a parenthesised term: other notation glues the same

@@ -101,6 +101,7 @@ two = c("OfNat.ofNat", literal("2"))
                                        c("Asymptotics.IsBigO", local("l"), f, y))),
         ("x ⧸ y ^ 2", c("HasQuotient.Quotient", x, c("HPow.hPow", y, two))),
         ("f x[X] = y", c("Eq", app(f, c("Polynomial", x)), y)),
+        ("f x⟦X⟧ = y", c("Eq", app(f, c("PowerSeries", x)), y)),
         ("x ::ₘ y", c("Multiset.cons", x, y)),
         ("f ⊗ₘ f", c("CategoryTheory.MonoidalCategoryStruct.tensorHom", f, f)),
         ("f ⁻¹ᵁ f ⁻¹ᵁ s ≤ s⁻¹", c("LE.le", c("TopologicalSpace.Opens.map", f, c("TopologicalSpace.Opens.map", f, s)),
