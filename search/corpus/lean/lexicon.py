@@ -381,8 +381,6 @@ def from_docstring(statement: Statement, args: list[str], prop: bool, optional: 
 
 #: Nouns that stand for their complement ("a family of sets" is sets).
 _COLLECTIVE = frozenset({"family", "collection", "pair", "set", "sequence"})
-
-
 #: First words of a clause that sets the scene rather than names the subject ("Given ..., a map").
 _SUBORDINATE = frozenset({"given", "for", "if", "let", "when", "in", "on", "with", "assuming", "suppose"})
 
