@@ -298,8 +298,10 @@ class _Speaker:
 
     def kind_of(self, type_: Expr) -> tuple[str, str]:
         """What a binder's type says the variable is, as the noun and what follows the variable
-        ("finite set", "of γ" for `Finset γ`); ("", "") for a type variable or a function type,
-        which say nothing worth a word."""
+        ("finite set", "of γ" for `Finset γ`; "function", "" for `X → M`: `arrow_kind`); ("", "")
+        for a type variable, which says nothing worth a word."""
+        if type_[0] == "f":
+            return self.arrow_kind(type_)
         head, args = _head(type_)
         if head[0] != "c":
             return "", ""
@@ -312,6 +314,40 @@ class _Speaker:
         # "morphism to Z" once a hole is left out of "morphism from {0} to {1}"
         split = _TAIL.search(said) or (_TO.search(said) if " to {" in phrase.template else None)
         return (said[:split.start()], said[split.start() + 1:]) if split else (said, "")
+
+    def arrow_kind(self, type_: Expr) -> tuple[str, str]:
+        """A binder whose type is an arrow, as a mathematician introduces it: `u : ℕ → ℝ` "a
+        sequence u of real numbers", `f g : X → M` "functions f and g", `f : ℝ → ℂ` "a function f
+        from real numbers to complex numbers", `p : α → Prop` "a predicate p on α", `r : α → α →
+        Prop` "a relation r on α"; ("", "") for a hypothesis (an arrow to a proposition). Between
+        type variables the types are not said: the sentence's setting names them, and a query says
+        "two continuous functions", not what they map between."""
+        if self.is_proposition(type_):
+            return "", ""
+        domains, codomain = [], type_
+        while codomain[0] == "f":
+            domains.append(codomain[1])
+            codomain = codomain[2]
+        if codomain == ("s", "Prop"):
+            same = all(d == domains[0] for d in domains) and len(domains) <= 2
+            noun = "predicate" if len(domains) == 1 else "relation"
+            return noun, f"on {self.term(domains[0], 100)}" if same else ""
+        if len(domains) > 1:
+            return "function", ""
+        if domains[0] == ("c", "Nat"):
+            return "sequence", f"of {plural(said)}" if (said := self.type_noun(codomain)) else f"in {self.term(codomain, 100)}"
+        source, target = self.type_noun(domains[0]), self.type_noun(codomain)
+        if not (source or target):
+            return "function", ""
+        return "function", f"from {plural(source) if source else self.term(domains[0], 100)} " \
+                           f"to {plural(target) if target else self.term(codomain, 100)}"
+
+    def type_noun(self, type_: Expr) -> str:
+        """The noun a constant type's elements are called by ("real number" for `ℝ`); "" else."""
+        if type_[0] != "c":
+            return ""
+        phrase = self.phrase(type_[1])
+        return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else ""
 
     def class_property(self, e: Expr) -> str:
         """A class whose name says something of its last argument, as a claim: `HasZeroMorphisms
@@ -518,6 +554,8 @@ class Informaliser:
         if value != VAR:
             return f"{subject} is {speaker.term(value)}"
         noun, tail = speaker.kind_of(type_)
+        if type_[0] == "f" and not tail:  # "the land is a function" says nothing its name does not
+            return ""
         return f"{subject} is {with_article(noun)}{' ' + tail if tail else ''}" if noun else ""
 
     def _type(self, s: Statement, speaker: _Speaker) -> str:

@@ -291,6 +291,15 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "For every Z, for every morphism h to Z, f followed by h equals g followed by h."),
     (lean("IsPushout.of_isInitial", "theorem", "theorem of_isInitial (hI : IsCompact I) : c.inl = hI.to _"),
      "If I is compact, then inl of c equals to of hI."),
+    # a variable whose type is an arrow is a function, a sequence, a predicate or a relation
+    (lean("Even.comp", "theorem", "theorem Even.comp {f g : α → β} {u : ℕ → ℝ} {v : ℕ → X} (h : Even f) : Even g"),
+     "For functions f and g, a sequence u of real numbers and a sequence v in X, if f is even, then g is even."),
+    (lean("Even.of_pred", "theorem", "theorem Even.of_pred (p : α → Prop) (r : α → α → Prop) (f : ℝ → ℂ) "
+          "(F : ℝ → X → Y) (h : Even p) : Even r"),
+     "For a predicate p on α, a relation r on α, a function f from real numbers to complex numbers and a function "
+     "F, if p is even, then r is even."),
+    (lean("Nat.add_pos", "theorem", "theorem add_pos (h : ∀ f : ℕ → ℕ, Even (f 0)) : Even 2", namespace="Nat"),
+     "If for every sequence f of natural numbers, f 0 is even, then 2 is even."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
@@ -341,7 +350,7 @@ def test_types_and_kinds_are_told_by_how_mathlib_uses_and_names_them() -> None:
         "Foo is inhabited."
     assert informaliser.sentence(lean("Foo.compact", "theorem", "theorem compact [TopologicalSpace X] "
                                       "[CompactSpace X] (f : X → X) : f = f")).text == \
-        "For a topological space X, if X is a compact space, then f equals f."
+        "For a topological space X and a function f, if X is a compact space, then f equals f."
 
 
 def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_is_cut(lexicon: Lexicon) -> None:
@@ -371,6 +380,10 @@ def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
     assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None
     assert informaliser.sentence(lean("Foo.mk", "constructor", "Foo.mk")) is None
+    # "the land is a function" says no more than the name does; what it maps between does
+    assert informaliser.sentence(lean("Int.land", "def", "def land : ℤ → ℤ → ℤ")) is None
+    assert informaliser.sentence(lean("Real.toNN", "def", "def toNN : ℝ → ℚ")).text == \
+        "To nn is a function from real numbers to rational numbers."
     latex = Statement(id="b:1", source="b", kind="theorem", name="1", statement="$x$", language="latex")
     assert informaliser.sentence(latex) is None
 
