@@ -335,7 +335,8 @@ class _Speaker:
         if len(domains) > 1:
             return "function", ""
         if domains[0] == ("c", "Nat"):
-            return "sequence", f"of {plural(said)}" if (said := self.type_noun(codomain)) else f"in {self.term(codomain, 100)}"
+            noun = self.type_noun(codomain)
+            return "sequence", f"of {plural(noun)}" if noun else f"in {self.term(codomain, 100)}"
         source, target = self.type_noun(domains[0]), self.type_noun(codomain)
         if not (source or target):
             return "function", ""
