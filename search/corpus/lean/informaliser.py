@@ -102,9 +102,14 @@ _IDENTIFIER = re.compile(r"[^\W\d_][\w'₀-₉!?]*")
 _OPENING_WORDS = frozenset({"for", "if", "the", "there", "every", "some", "no", "all"})
 
 
+def _kind_noun(phrase: Phrase | None) -> str:
+    """A lexicon phrase's words when it names a kind of thing ("commutative ring"); "" else."""
+    return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else ""
+
+
 def _class_words(phrase: Phrase | None, name: str) -> str:
     """A type's words: its lexicon phrase when that names a kind of thing, else its name's words."""
-    return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else words_of(name)
+    return _kind_noun(phrase) or words_of(name)
 
 
 def _capitalised(said: str, header: str) -> str:
@@ -345,10 +350,7 @@ class _Speaker:
 
     def type_noun(self, type_: Expr) -> str:
         """The noun a constant type's elements are called by ("real number" for `ℝ`); "" else."""
-        if type_[0] != "c":
-            return ""
-        phrase = self.phrase(type_[1])
-        return phrase.template if phrase is not None and phrase.role == "class" and not phrase.slots else ""
+        return _kind_noun(self.phrase(type_[1])) if type_[0] == "c" else ""
 
     def class_property(self, e: Expr) -> str:
         """A class whose name says something of its last argument, as a claim: `HasZeroMorphisms
