@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from search.index.patterns import APP, PI, PatternIndex, Resolver, terms
+from search.index.patterns import APP, PI, PatternIndex, Resolver, statement_term, terms
 from search.record import Statement
 
 
@@ -46,6 +46,12 @@ def test_names_are_resolved_as_lean_would() -> None:
     resolver = Resolver(frozenset({"Real.exp"}))
     assert resolver.resolve("HMul.hMul", "Real.foo", frozenset()) == "HMul.hMul"  # notation: absolute
     assert resolver.resolve("_root_.exp", "Real.foo", frozenset()) == "exp"
+
+
+def test_a_category_with_a_fresh_universe_is_an_instance_of_category() -> None:
+    """`[Category* C]` is `[Category.{v} C]`, not a product `Category * C`."""
+    term = statement_term("theorem foo {C : Type*} [Category* C] (X : C) : X = X")
+    assert term[2][1] == ("a", ("c", "Category"), ("l", "C"))
 
 
 def test_flat_trees_postings_and_occurrences_agree(tmp_path: Path) -> None:

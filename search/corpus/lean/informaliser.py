@@ -333,6 +333,8 @@ class _Speaker:
         while codomain[0] == "f":
             domains.append(codomain[1])
             codomain = codomain[2]
+        if codomain[0] == "s" and codomain != ("s", "Prop"):  # a family of types, `β : ι → Type*`
+            return "", ""
         if codomain == ("s", "Prop"):
             same = all(d == domains[0] for d in domains) and len(domains) <= 2
             noun = "predicate" if len(domains) == 1 else "relation"

@@ -14,7 +14,7 @@ from search.corpus.lean.expr import VAR, Expr, parse_expr, peel_foralls
 from search.corpus.lean.syntax import (
     TERM_BRACKETS,
     Token,
-    drop_universes,
+    drop_universe_levels,
     find_top_level,
     group_end,
     join_name,
@@ -39,7 +39,7 @@ _INSTANCE_WORDS = frozenset({"scoped", "local", "instance", "noncomputable", "pr
 
 
 def _split_instance_header(signature: str) -> _InstanceHeader:
-    toks = term_tokens(drop_universes(signature))
+    toks = term_tokens(drop_universe_levels(signature))
     i = 0
     while i < len(toks) and toks[i].text in _INSTANCE_WORDS:
         i += 1

@@ -32,6 +32,8 @@ _ATOM = rf"(?:«[^»]*»|[{_LETTER}][{_REST}]*)"
 IDENT_PATTERN = rf"{_ATOM}(?:\.{_ATOM})*"
 
 _UNIVERSES_RE = re.compile(r"\.\{[^{}]*\}")
+#: `Category* C` is `Category.{v} C` with a fresh universe `v` (Mathlib/Tactic/CategoryTheory/CategoryStar.lean).
+_STARRED_CLASS_RE = re.compile(r"(?<![\w.'])Category\*")
 _NAME_PART_RE = re.compile(r"«([^»]*)»|([^.«]+)")
 
 
@@ -42,14 +44,23 @@ def split_name(name: str) -> list[str]:
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in _NAME_PART_RE.finditer(name)]
 
 
-def drop_universes(text: str) -> str:
+def drop_universe_levels(text: str) -> str:
     """`Foo.{u} (Bar.{v, w} α)` -> `Foo (Bar α)`."""
     return _UNIVERSES_RE.sub("", text)
 
 
+def drop_universes(text: str) -> str:
+    """Levels dropped and `Category* C` read `Category C`: the statement as a reader says it.
+
+    Instance naming keeps `Category*` as written (`drop_universe_levels`): Lean's names for those
+    instances have no `OfCategory` (`instAdditiveColimOfHasColimitsOfShapeOfPreadditive`).
+    """
+    return _STARRED_CLASS_RE.sub("Category", drop_universe_levels(text))
+
+
 def clean_name(written: str) -> str:
     """The name Lean stores for a written one: universes `.{u}` and `«»` quotes removed."""
-    return ".".join(split_name(drop_universes(written)))
+    return ".".join(split_name(drop_universe_levels(written)))
 
 
 def join_name(*parts: str) -> str:

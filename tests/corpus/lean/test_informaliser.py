@@ -64,6 +64,7 @@ CONSTANTS = [
     lean("CategoryTheory.Limits.HasZeroMorphisms", "class",
          "class HasZeroMorphisms (C : Type u) [Category.{v} C] : Type max u (v + 1)"),
     lean("CategoryTheory.Limits.HasColimitsOfSize", "class", "class HasColimitsOfSize (J : Type w) (C : Type u) : Type"),
+    lean("CategoryTheory.Category", "class", "class Category (obj : Type u) : Type max u (v + 1)"),
     lean("SSet.N", "structure", "structure N (X : SSet.{u}) : Type u"),
     lean("HasProd", "def", "def HasProd (f : β → α) (a : α) (L := unconditional β) : Prop"),
     lean("Function.Even", "def", "def Function.Even (f : α → β) : Prop", "A function `f` is _even_ if it satisfies"),
@@ -298,6 +299,12 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "(F : ℝ → X → Y) (h : Even p) : Even r"),
      "For a predicate p on α, a relation r on α, a function f from real numbers to complex numbers and a function "
      "F, if p is even, then r is even."),
+    # a family of types is no function; `Category* C` is a category (a fresh universe), not a product
+    (lean("Even.of_family", "theorem", "theorem Even.of_family (A : ι → Type*) (p : α → Prop) (h : Even p) : Even p"),
+     "For a predicate p on α, if p is even, then p is even."),
+    (lean("CategoryTheory.Limits.zero_comp'", "theorem", "theorem zero_comp' {C : Type*} [Category* C] "
+          "[HasZeroMorphisms C] (X : C) : X = X", namespace="CategoryTheory.Limits"),
+     "For a category C, if C has zero morphisms, then X equals X."),
     (lean("Nat.add_pos", "theorem", "theorem add_pos (h : ∀ f : ℕ → ℕ, Even (f 0)) : Even 2", namespace="Nat"),
      "If for every sequence f of natural numbers, f 0 is even, then 2 is even."),
     # instances of one class in a row are one setting, a variable declared again said once

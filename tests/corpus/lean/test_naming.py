@@ -43,6 +43,9 @@ def test_names_unquote_and_drop_universes() -> None:
         ("instance [NeZero N] : (Gamma1 N).FiniteIndex", "", "instFiniteIndexGamma1OfNeZero"),
         ("instance : IsScalarTower R≥0 S M", "Nonneg", "Nonneg.instIsScalarTower"),
         ("instance : Foo.{u} (Bar.{v} α)", "", "instFooBar"),
+        # `Category* C` gives no `OfCategory`, as in Lean's name for this instance
+        ("instance {J C : Type*} [Category* J] [Category* C] [HasColimitsOfShape J C] [Preadditive C] :\n"
+         "    (colim (J := J) (C := C)).Additive", "", "instAdditiveColimOfHasColimitsOfShapeOfPreadditive"),
     ],
 )
 def test_instance_name(signature: str, namespace: str, expected: str) -> None:
