@@ -324,7 +324,8 @@ class _Speaker:
         """A binder whose type is an arrow, as a mathematician introduces it: `u : ℕ → ℝ` "a
         sequence u of real numbers", `f g : X → M` "functions f and g", `f : ℝ → ℂ` "a function f
         from real numbers to complex numbers", `p : α → Prop` "a predicate p on α", `r : α → α →
-        Prop` "a relation r on α"; ("", "") for a hypothesis (an arrow to a proposition). Between
+        Prop` "a relation r on α"; ("", "") for a hypothesis (an arrow to a proposition) and for a
+        family of types (`β : ι → Type*`), which is no function. Between
         type variables the types are not said: the sentence's setting names them, and a query says
         "two continuous functions", not what they map between."""
         if self.is_proposition(type_):
@@ -333,12 +334,12 @@ class _Speaker:
         while codomain[0] == "f":
             domains.append(codomain[1])
             codomain = codomain[2]
-        if codomain[0] == "s" and codomain != ("s", "Prop"):  # a family of types, `β : ι → Type*`
-            return "", ""
         if codomain == ("s", "Prop"):
             same = all(d == domains[0] for d in domains) and len(domains) <= 2
             noun = "predicate" if len(domains) == 1 else "relation"
             return noun, f"on {self.term(domains[0], 100)}" if same else ""
+        if codomain[0] == "s":  # a family of types, `β : ι → Type*`
+            return "", ""
         if len(domains) > 1:
             return "function", ""
         if domains[0] == ("c", "Nat"):
