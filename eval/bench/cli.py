@@ -65,9 +65,9 @@ FULL = Plan(runs=5, build_runs=5, build_sizes=["10000", "100000", "full"], query
             bm25_sizes=[1_000_000, 3_000_000, 10_000_000], n_queries=100,
             profile_clients=16, profile_declarations=10_000, spike_requests=300, synthetic_vectors=1_000_000,
             synthetic_queries=200, ef_searches=[40, 100, 200, 512])
-QUICK = Plan(runs=2, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
+QUICK = Plan(runs=1, build_runs=1, build_sizes=["300"], query_limit=12, first_runs=1, clients=[1, 2], seconds=1.0,
              servers=["api", "workers"], scale_sizes=[10_000], bm25_sizes=[2_000], n_queries=20, profile_clients=2,
-             profile_declarations=300, spike_requests=20, synthetic_vectors=10_000, synthetic_queries=30,
+             profile_declarations=300, spike_requests=20, synthetic_vectors=5_000, synthetic_queries=30,
              ef_searches=[40, 200])
 QUICK_DESIGNS = ["Flat", "IVF64,SQ8@nprobe=1/8", "BFlat@rerank=100"]
 
@@ -84,7 +84,7 @@ def add_parser(commands: Any) -> None:
                        "quick mode: a temporary directory)")
     bench.add_argument("--figures", help=f"directory of bench_scale.png (default {FIGURES_DIR} with the "
                                              "default --out, else --out itself)")
-    bench.add_argument("--runs", type=int, help="runs per figure (default 5; quick 2)")
+    bench.add_argument("--runs", type=int, help="runs per figure (default 5; quick 1)")
     bench.add_argument("--build-runs", type=int, help="builds per size (default 5; quick 1)")
     bench.add_argument("--build-sizes", help="comma-separated: N (first N Mathlib declarations) or full "
                        "(default 10000,100000,full)")

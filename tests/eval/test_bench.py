@@ -14,6 +14,7 @@ import pytest
 from eval.__main__ import main
 from eval.bench import profile, report, scale
 from eval.bench.ann import parse_design
+from eval.bench.cli import QUICK
 from eval.bench.measure import median_of_runs, percentiles, run_child
 from eval.bench.synthetic import Vocabulary, documents, exact_top_k, write_vectors
 from search import config
@@ -127,7 +128,7 @@ def test_quick_benchmark_runs_every_part_and_writes_its_outputs(quick_run: Path)
     assert [(s["backend"], s["levels"][-1]["errors"]) for s in pg["index"]["servers"]] == [("directory", 0),
                                                                                          ("postgres", 0)]
     assert pg["index"]["servers"][1]["database_processes"] >= 2 and "database_pss_gb" not in pg["index"]["servers"][0]
-    assert pg["synthetic"]["vectors"] == 10_000 and len(pg["synthetic"]["indexes"]) == 2
+    assert pg["synthetic"]["vectors"] == QUICK.synthetic_vectors and len(pg["synthetic"]["indexes"]) == 2
     assert pg["synthetic"]["indexes"][0]["settings"][0]["index_scans"] > 0  # the walk, not an exact scan
     markdown = (quick_run / "bench.md").read_text()
     assert "## Postgres" in markdown and "| `vectors_binary_hnsw` | 200 |" in markdown
