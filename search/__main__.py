@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m search") -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser(prog).parse_args(argv)
     args.prog, args.argv = prog, argv
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.basicConfig(level=logging.INFO, format=config.LOG_FORMAT, datefmt=config.LOG_DATE_FORMAT)
     from search.api.validation import ApiError
     from search.corpus.theoremsearch import TheoremSearchUnavailable
     from search.index.manifest import IndexLoadError

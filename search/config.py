@@ -170,6 +170,13 @@ LEAN_UPSTREAM_FOLDERS = {"lean": "src/"}
 #: Processes that read a large Lean tree's files (the first pass of search/corpus/lean/tree.py) and
 #: say its statements in words (search/corpus/lean/informaliser.py).
 PARSE_WORKERS = int(os.environ.get("PARSE_WORKERS") or os.cpu_count() or 1)
+#: Sources other than the largest are read in one background process while the largest is read
+#: (search/corpus/sources.py) when they hold at least this many bytes on disk: Mathlib's tree keeps
+#: one core busy for a minute after its files are read, and a process takes a second to start.
+BACKGROUND_SOURCES_FROM = 1_000_000
+#: How much less of the processor the background process asks for (`os.nice`): it should take
+#: the core Mathlib's single-threaded steps leave idle, not share the ones its workers use.
+BACKGROUND_NICENESS = 19
 #: Lean's core library (`Init`, `Std`, `Lean`), which no shared corpus holds: a toolchain has its
 #: sources (`<ELAN_HOME>/toolchains/<version>/src/lean/`), which `python -m search build` adds
 #: as the source `lean` when elan has one (search/corpus/lean/toolchain.py), or from
@@ -206,6 +213,10 @@ DENSE_HNSW_EF_SEARCH = 512
 #: A filter keeping less than this share of the vectors is searched exactly (a graph walk
 #: that must skip most nodes loses recall and time).
 DENSE_ANN_MIN_SHARE = 0.2
+
+#: How the command line, the app and the processes they start write their log lines.
+LOG_FORMAT = "%(asctime)s %(message)s"
+LOG_DATE_FORMAT = "%H:%M:%S"
 
 MATHLIB_DOCS_URL = "https://leanprover-community.github.io/mathlib4_docs"
 STACKS_TAG_URL = "https://stacks.math.columbia.edu/tag/{tag}"

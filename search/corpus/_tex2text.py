@@ -28,6 +28,10 @@ from pylatexenc.latex2text import (
     get_default_latex_context_db,
 )
 
+# Partial formulas (`\frac` missing an argument) make pylatexenc log a line each; the rendering
+# still succeeds, so only its errors are worth showing.
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+
 _PLACEHOLDER_BASE = 0xE000
 _PLACEHOLDER_COUNT = 0x1800
 _PLACEHOLDER = re.compile("[\ue000-\uf7ff]")
@@ -100,9 +104,6 @@ def _text_context() -> macrospec.LatexContextDb:
 
 @cache
 def _converters() -> tuple[macrospec.LatexContextDb, LatexNodes2Text]:
-    # Partial formulas (`\frac` missing an argument) make pylatexenc log one warning each;
-    # the rendering still succeeds, so only its errors are worth showing.
-    logging.getLogger("pylatexenc.latex2text").setLevel(logging.ERROR)
     return _walker_context(), LatexNodes2Text(latex_context=_text_context())
 
 

@@ -9,8 +9,11 @@ dataset. `load_records` reads every source and adds the links between them.
 from __future__ import annotations
 
 import logging
+import os
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -131,6 +134,42 @@ def default_sources(elan_home: Path | None = None) -> tuple[str, ...]:
     return config.DEFAULT_SOURCES + ((f"{config.LEAN_CORE_SOURCE}={core.path}",) if core else ())
 
 
+def _size(path: Path) -> int:
+    """Bytes on disk of a file or of a folder's files (0 for what is not on disk, e.g. a dataset
+    named on the hub)."""
+    if path.is_file():
+        return path.stat().st_size
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else 0
+
+
+def _read_in_turn(sources: Sequence[Source]) -> list[list[Statement]]:
+    return [source.load() for source in sources]
+
+
+def _start_background(level: int) -> None:
+    """Log like the caller, and yield the processor to it (and to the processes it starts)."""
+    logging.basicConfig(level=level, format=config.LOG_FORMAT, datefmt=config.LOG_DATE_FORMAT)
+    os.nice(config.BACKGROUND_NICENESS)
+
+
+def _read_sources(resolved: Sequence[Source]) -> list[list[Statement]]:
+    """Each source's statements, in the order named. The largest source is read here while one
+    background process reads the others in turn, when they are large enough to pay for the
+    process (config.BACKGROUND_SOURCES_FROM): Mathlib's tree leaves a core idle once its files
+    are read, and the LaTeX corpora fill it."""
+    sizes = [_size(source.path) for source in resolved]
+    largest = max(range(len(resolved)), key=sizes.__getitem__, default=0)
+    if sum(sizes) - (sizes[largest] if sizes else 0) < config.BACKGROUND_SOURCES_FROM:
+        return _read_in_turn(resolved)
+    others = [source for k, source in enumerate(resolved) if k != largest]
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_background,
+                             initargs=(logging.getLogger().getEffectiveLevel(),)) as pool:
+        background = pool.submit(_read_in_turn, others)
+        here = resolved[largest].load()
+        read = iter(background.result())
+    return [here if k == largest else next(read) for k in range(len(resolved))]
+
+
 def load_records(specs: Sequence[str], sentences: bool = True) -> Corpus:
     """Records of every source, then what needs all of them: the links between sources
     (Mathlib's `@[stacks]`), and every Lean statement said in words with a lexicon of every Lean
@@ -147,8 +186,9 @@ def load_records(specs: Sequence[str], sentences: bool = True) -> Corpus:
     for source in resolved:
         if source.name in sources:
             raise ValueError(f"source {source.name!r} is named twice")
-        statements.extend(source.load())
         sources[source.name] = {"format": source.format, "commit": source.commit(), "licence": source.licence()}
+    for read in _read_sources(resolved):
+        statements.extend(read)
     link_stacks(statements)
     lean = [s for s in statements if s.formal]
     lexicon = build_lexicon(lean) if lean and sentences else None

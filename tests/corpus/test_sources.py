@@ -45,6 +45,21 @@ def test_a_source_named_twice_is_refused(fixtures_dir: Path) -> None:
         load_records([f"a={path}", f"a={path}"])
 
 
+def test_sources_read_beside_the_largest_come_back_in_the_order_named(fixtures_dir: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sources other than the largest are read in a background process (here whatever their
+    size); the records, their order and the links between sources are those of a read in turn."""
+    specs = [f"small={fixtures_dir / 'jsonl' / 'mathlib_small.jsonl'}", f"fakelib={fixtures_dir / 'lean'}",
+             f"book={fixtures_dir / 'latex' / 'book'}", f"stackslike={fixtures_dir / 'latex' / 'stackslike'}"]
+    monkeypatch.setattr(config, "BACKGROUND_SOURCES_FROM", 10**12)
+    in_turn = load_records(specs, sentences=False)
+    monkeypatch.setattr(config, "BACKGROUND_SOURCES_FROM", 0)
+    beside = load_records(specs, sentences=False)
+    assert [s.source for s in beside.statements].count("book") > 0
+    assert beside.statements == in_turn.statements and beside.sources == in_turn.sources
+    assert [*dict.fromkeys(s.source for s in beside.statements)] == ["small", "fakelib", "book", "stackslike"]
+
+
 def test_both_parsers_outputs_build_an_index(fixtures_dir: Path, tmp_path: Path) -> None:
     """`python -m search build --sources mine=out.jsonl` reads what `parse-lean` and
     `parse-latex` write, each in its own format, under the name it is given."""
