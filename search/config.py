@@ -173,7 +173,7 @@ PARSE_WORKERS = int(os.environ.get("PARSE_WORKERS") or os.cpu_count() or 1)
 #: Sources other than the largest are read in one background process while the largest is read
 #: (search/corpus/sources.py) when they hold at least this many bytes on disk: Mathlib's tree keeps
 #: one core busy for a minute after its files are read, and a process takes a second to start.
-BACKGROUND_SOURCES_FROM = 1_000_000
+BACKGROUND_SOURCES_FROM = int(os.environ.get("BACKGROUND_SOURCES_FROM") or 1_000_000)
 #: How much less of the processor the background process asks for (`os.nice`): it should take
 #: the core Mathlib's single-threaded steps leave idle, not share the ones its workers use.
 BACKGROUND_NICENESS = 19
