@@ -158,9 +158,9 @@ def _read_sources(resolved: Sequence[Source]) -> list[list[Statement]]:
     process (config.BACKGROUND_SOURCES_FROM): Mathlib's tree leaves a core idle once its files
     are read, and the LaTeX corpora fill it."""
     sizes = [_size(source.path) for source in resolved]
-    largest = max(range(len(resolved)), key=sizes.__getitem__, default=0)
-    if sum(sizes) - (sizes[largest] if sizes else 0) < config.BACKGROUND_SOURCES_FROM:
+    if len(sizes) < 2 or sum(sizes) - max(sizes) < config.BACKGROUND_SOURCES_FROM:
         return _read_in_turn(resolved)
+    largest = sizes.index(max(sizes))
     others = [source for k, source in enumerate(resolved) if k != largest]
     with ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_start_background,
                              initargs=(logging.getLogger().getEffectiveLevel(),)) as pool:
