@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from search.corpus.lean.decl import (
+    BODY_VARIABLE_KINDS,
     INDUCTIVE_KINDS,
     STRUCTURE_KINDS,
     VALUE_CHARS,
@@ -357,8 +358,10 @@ class FileParser:
         decl.sig_rest = self.lexed.text[rest_from:sig_stop].rstrip() if rest_from < sig_stop else ""
         if name_tok is not None:
             decl.name = qualify(self.namespace, toks[name_tok].text)
+        # a definition or type also takes the variables its body uses (variables.py)
+        body = self._code(sig_end, end) if kind in BODY_VARIABLE_KINDS and sig_end < end else ""
         decl.variables = used_variables([v for scope in self.scopes for v in scope.variables] + prefix.variables,
-                                        decl.sig_rest)
+                                        decl.sig_rest, body)
         if kind in STRUCTURE_KINDS:
             decl.fields = self._fields(sig_end, end)
         elif kind in INDUCTIVE_KINDS:

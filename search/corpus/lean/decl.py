@@ -19,6 +19,10 @@ INDUCTIVE_KINDS = frozenset({"inductive", "class inductive", "coinductive"})
 #: Kinds whose value (the term after `:=`) is kept, and how much of it.
 VALUE_KINDS = frozenset({"def", "abbrev", "instance", "irreducible_def"})
 VALUE_CHARS = 400
+#: Kinds that take the section variables their body uses, not only those of their statement
+#: (`variables.used_variables`): Lean's rule for definitions; a theorem's proof adds none.
+BODY_VARIABLE_KINDS = STRUCTURE_KINDS | INDUCTIVE_KINDS | frozenset(
+    {"def", "abbrev", "irreducible_def", "opaque", "class abbrev"})
 #: Kinds that declare a type (and with it a namespace).
 TYPE_KINDS = frozenset({"structure", "class", "class abbrev"}) | INDUCTIVE_KINDS
 _SORT_RESULT_RE = re.compile(r"\s*(?:Prop|Type|Sort)\b")

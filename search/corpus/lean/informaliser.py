@@ -40,6 +40,7 @@ from search.corpus.lean.lexicon import (
     is_adjective,
     is_verb_phrase,
     plural,
+    statement_arguments,
     with_article,
     words_of,
 )
@@ -552,7 +553,7 @@ class Informaliser:
         """A definition by its value ("the hamming distance of x and y is the number of ..."),
         else by what its type says it is ("... is a natural number")."""
         own = speaker.phrase(s.name)
-        args = [("l", a) for a in _explicit(s.statement)]
+        args = [("l", a) for a in statement_arguments(s)]
         subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
         value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS) if s.meta.get("value") else VAR
         if own is not None and own.role == "predicate":
@@ -568,7 +569,7 @@ class Informaliser:
         """A structure or class: what it is of its arguments ("M is a charted space over H"),
         what it extends, its data fields ("with carrier") and what its other fields require
         ("such that ...")."""
-        args = _explicit(s.statement)
+        args = statement_arguments(s)
         own = speaker.phrase(s.name)
         if own is not None and own.role == "predicate":
             head = speaker.fill(own, [("l", a) for a in args], speaker.term)
@@ -611,13 +612,6 @@ class Informaliser:
         if not speaker.is_proposition(expr):
             return None
         return speaker.claim(expr)
-
-
-def _explicit(header: str) -> list[str]:
-    from search.corpus.lean.lexicon import explicit_arguments
-
-    binders, _ = binders_and_type(header)
-    return explicit_arguments(binders)
 
 
 #: What a sentence opens on: a kind, the name of what is of that kind ("" for none), and what

@@ -428,6 +428,18 @@ def explicit_arguments(header: str) -> list[str]:
             for name in inner.split(":", 1)[0].split()]
 
 
+def statement_arguments(s: Statement) -> list[str]:
+    """What a record's constant is applied to, by name: the explicit `variable` binders of its
+    section it takes (`meta.variables`, which Lean puts first), then its header's explicit
+    binders. `class Ring.DimensionLEOne : Prop` under `variable (R : Type*)` is applied to R:
+    its own sentence says "R is ...". A phrase's slots stay its header's arguments, aligned from
+    the right (`from_name`): filled by the arguments a statement writes, extra slots for the
+    section's variables would be misread where a statement writes the constant by field notation
+    (`s.filter p` is `Finset.filter p s`) or leaves them out (an unfilled slot reads "it")."""
+    binders, _ = binders_and_type(s.statement)
+    return explicit_arguments(f"{s.meta.get('variables') or ''} {binders}")
+
+
 def optional_arguments(header: str) -> int:
     """How many of a header's last explicit binders have a default value (`(L := unconditional
     β)`, `(μ : Measure α := by volume_tac)`), counted from the end."""

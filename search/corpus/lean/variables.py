@@ -6,7 +6,11 @@ neither what `f` and `g` are nor that `M` is a topological monoid: its section d
 {f g : X → M}`). Lean adds to a theorem the variables its header mentions, the variables their
 types mention in turn, and the instance binders all of whose variables are added; the same
 rule, read on text (no elaboration; `omit` and `include` are not followed), gives the binders
-the informaliser says as the statement's setting and objects.
+the informaliser says as the statement's setting and objects. A definition, structure, class or
+inductive type also takes the variables its body uses: `variable (R : Type*) [CommRing R]`
+then `class Ring.DimensionLEOne : Prop where maximalOfPrime : ∀ {p : Ideal R}, ...` is
+`Ring.DimensionLEOne R` (`Mathlib/RingTheory/DedekindDomain/Basic.lean`); a theorem takes only
+those of its statement, its proof being no part of it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from search.corpus.lean.syntax import BRACKETS
 #: The first part of a name as written (`f` of `f.comp`, `x` of `x.1`, `Nat` of `Nat.succ`).
 _NAME = re.compile(r"(?<![\w.'!?])[^\W\d][\w'!?]*")
 _BINDER_NAME = re.compile(r"[^\W\d][\w'!?]*")
+#: The names a binder in a body binds: `∀ {p : Ideal R},`, `fun x y =>`, `∃ n,`, `(x : α)`.
+_BOUND = re.compile(r"(?:[∀∃λΠΣ]!?|\bfun)\s*([^,:=↦]*)|[(⦃{]\s*((?:[^\W\d][\w'!?]*\s+)*[^\W\d][\w'!?]*)\s*:(?!=)")
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class VariableBinder:
 
 def variable_binders(text: str) -> list[VariableBinder]:
     """The binder groups of a `variable` command's text (after the word). A group that only
-    changes how earlier variables are bound (`variable (R)`, `variable {x y}`) declares none."""
+    changes how earlier variables are bound (`variable (𝕜)`, `variable {x y}`) is kept as such an
+    update: a binder with names and no type, which `used_variables` applies in place."""
     binders = []
     for bracket, inner in binder_groups(text):
         if bracket not in "({[⦃" or inner.startswith(("{", "[")):  # `{{x : α}}` is rare: left out
@@ -58,9 +65,31 @@ def variable_binders(text: str) -> list[VariableBinder]:
             named = colon and _BINDER_NAME.fullmatch(names.strip())
             binders.append(VariableBinder("[", (names.strip(),), type_.strip()) if named
                            else VariableBinder("[", (), inner.strip()))
-        elif colon and names.split() and all(_BINDER_NAME.fullmatch(n) for n in names.split()):
-            binders.append(VariableBinder(bracket, tuple(names.split()), type_.strip()))
+        elif names.split() and all(_BINDER_NAME.fullmatch(n) for n in names.split()):
+            binders.append(VariableBinder(bracket, tuple(names.split()), type_.strip() if colon else ""))
     return binders
+
+
+def _updated(binders: Sequence[VariableBinder]) -> Sequence[VariableBinder]:
+    """The binders with each update applied where the variable was declared, as Lean does:
+    `variable {𝕜 : Type*} ... variable (𝕜)` binds 𝕜 explicitly from there on, in its place
+    (Mathlib's `fderiv 𝕜 f x`); an update of a name never declared is dropped."""
+    if all(b.type or b.bracket == "[" for b in binders):
+        return binders
+    out: list[VariableBinder] = []
+    for b in binders:
+        if b.type or b.bracket == "[":
+            out.append(b)
+            continue
+        for name in b.names:
+            k = next((k for k in range(len(out) - 1, -1, -1) if name in out[k].names and out[k].bracket != "["), None)
+            if k is None or out[k].bracket == b.bracket:
+                continue
+            old = out[k]
+            at = old.names.index(name)
+            parts = ((old.bracket, old.names[:at]), (b.bracket, (name,)), (old.bracket, old.names[at + 1:]))
+            out[k:k + 1] = [VariableBinder(bracket, names, old.type) for bracket, names in parts if names]
+    return out
 
 
 def names_in(text: str) -> set[str]:
@@ -68,16 +97,22 @@ def names_in(text: str) -> set[str]:
     return set(_NAME.findall(text))
 
 
-def used_variables(binders: Sequence[VariableBinder], statement: str) -> str:
+def bound_in(text: str) -> set[str]:
+    """The names some binder of `text` binds (`_BOUND`): a body's own, not the section's."""
+    return {n for groups in _BOUND.findall(text) for group in groups for n in _NAME.findall(group)}
+
+
+def used_variables(binders: Sequence[VariableBinder], statement: str, body: str = "") -> str:
     """The binders of `binders` (a scope's variables, in order) that a declaration whose binders
-    and type are `statement` uses, as Lean writes them ("" for none): the variables it mentions
-    and does not bind itself, those their types mention, latest declaration first (a later
-    `variable` shadows an earlier one of the same name), then every instance binder whose
-    variables are all used."""
+    and type are `statement` and whose value, fields or constructors are `body` uses, as Lean
+    writes them ("" for none): the variables it mentions and does not bind itself, those their
+    types mention, latest declaration first (a later `variable` shadows an earlier one of the
+    same name), then every instance binder whose variables are all used."""
     if not binders:
         return ""
+    binders = _updated(binders)
     bound = {n for _, inner in binder_groups(statement) if ":" in inner for n in inner.partition(":")[0].split()}
-    needed = names_in(statement) - bound
+    needed = (names_in(statement) | (names_in(body) - bound_in(body))) - bound
     chosen: dict[int, tuple[str, ...]] = {}
     for k in range(len(binders) - 1, -1, -1):
         b = binders[k]

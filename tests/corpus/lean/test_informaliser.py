@@ -383,6 +383,20 @@ def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_
         "If a is even and b is even and α0 equals α29, then the sum of a and b is even."
 
 
+def test_a_class_of_a_section_is_said_of_the_variables_it_takes() -> None:
+    # `variable (R : Type*) [CommRing R]` then `class Ring.DimensionLEOne : Prop where ...`: the
+    # class is applied to R: its sentence has R as its subject, not "it", and so do the statements using it
+    dimension = lean("Ring.DimensionLEOne", "class", "class Ring.DimensionLEOne : Prop",
+                     "A ring `R` has Krull dimension at most one if all nonzero prime ideals are maximal.",
+                     variables="(R : Type*) [CommRing R]")
+    user = lean("Ring.foo", "theorem", "theorem foo [Ring.DimensionLEOne R] : R = R",
+                variables="(R : Type*) [CommRing R]")
+    records = [*CONSTANTS, dimension, user]
+    informaliser = Informaliser(build_lexicon(records))
+    assert informaliser.sentence(dimension).text == "For a commutative ring R, R is dimension at most one."
+    assert informaliser.sentence(user).text == "For a commutative ring R, if R is dimension at most one, then R equals R."
+
+
 def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
     assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None

@@ -5,16 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from search.corpus.lean.tree import parse_lean_tree
-from search.corpus.lean.variables import VariableBinder, used_variables, variable_binders
+from search.corpus.lean.variables import VariableBinder, bound_in, used_variables, variable_binders
 
 SECTION = ("{M : Type*} [TopologicalSpace M] [Mul M] [ContinuousMul M] {X : Type*} [TopologicalSpace X] "
            "{f g : X → M} {s : Set X} {x : X}")
 
 
 def test_binder_groups_of_a_variable_command() -> None:
+    # `(R)` and `{x y}` change how earlier variables are bound: updates, with no type
     assert variable_binders("{f g : X → M} [TopologicalSpace X] [inst : Fact (1 < n)] (R) {x y}") == [
         VariableBinder("{", ("f", "g"), "X → M"), VariableBinder("[", (), "TopologicalSpace X"),
-        VariableBinder("[", ("inst",), "Fact (1 < n)")]
+        VariableBinder("[", ("inst",), "Fact (1 < n)"), VariableBinder("(", ("R",), ""),
+        VariableBinder("{", ("x", "y"), "")]
     # an instance whose type writes a colon is no named binder
     assert variable_binders("[Fact (p : ℕ).Prime]") == [VariableBinder("[", (), "Fact (p : ℕ).Prime")]
 
@@ -35,6 +37,27 @@ def test_a_statement_uses_what_it_mentions_what_that_needs_and_the_instances_on_
 def test_a_later_variable_of_the_same_name_shadows_an_earlier_one() -> None:
     binders = variable_binders("{α : Type*} {x : α} {β : Type*} {x : β}")
     assert used_variables(binders, ": x = x") == "{β : Type*} {x : β}"
+
+
+def test_an_update_binds_a_variable_anew_in_its_place() -> None:
+    # Mathlib's `variable {𝕜 : Type*} ... variable (𝕜)`: `fderiv 𝕜 f x` takes 𝕜 explicitly
+    binders = variable_binders("{𝕜 E : Type*} [NormedField 𝕜] {x : E}") + variable_binders("(𝕜) (y)")
+    assert used_variables(binders, "(f : E → E) : E →L[𝕜] E") == "(𝕜 : Type*) {E : Type*} [NormedField 𝕜]"
+    # an update of a name never declared changes nothing
+    assert used_variables(binders, ": x = x") == "{E : Type*} {x : E}"
+
+
+def test_a_definition_takes_the_variables_its_body_uses_not_those_it_binds_itself() -> None:
+    binders = variable_binders("(R : Type*) [CommRing R] (p : ℕ) {x : R}")
+    fields = "where maximalOfPrime : ∀ {p : Ideal R}, p ≠ ⊥ → p.IsPrime → p.IsMaximal"
+    # R is used by a field; the field's p is its own, not the section's
+    assert used_variables(binders, ": Prop", fields) == "(R : Type*) [CommRing R]"
+    assert used_variables(binders, ": Prop", ":= fun x => x = x") == ""
+    assert used_variables(binders, ": Prop", ":= x = x") == "(R : Type*) [CommRing R] {x : R}"
+    assert bound_in(":= ∃ p k, p ^ k = n") == {"p", "k"}
+    assert bound_in("| mk (a : α) (h : p a) : Foo α") == {"a", "h"}
+    # a structure instance's fields bind nothing
+    assert bound_in("{ toFun := f, map_add' := fun x y => rfl }") == {"x", "y"}
 
 
 def test_the_source_parser_keeps_the_variables_of_each_scope(tmp_path: Path) -> None:
@@ -60,6 +83,13 @@ variable (c : α) in
 theorem with_prefix : c = c := rfl
 
 theorem no_variable (n : Nat) : n = n := rfl
+
+def square : α := a * a
+
+class IsSquare : Prop where
+  square_eq : a * a = b
+
+theorem by_proof : True := by have := a; trivial
 end Outer
 
 theorem outside : a = a := rfl
@@ -74,3 +104,7 @@ end N
     assert variables["N.after_inner"] == "{α : Type*} [Mul α] {a : α}"
     assert variables["N.with_prefix"] == "{α : Type*} [Mul α] (c : α)"
     assert variables["N.no_variable"] == variables["N.outside"] == ""
+    # a definition and a class take the variables of their value and fields; a theorem's proof adds none
+    assert variables["N.square"] == "{α : Type*} [Mul α] {a : α}"
+    assert variables["N.IsSquare"] == "{α : Type*} [Mul α] {a b : α}"
+    assert variables["N.by_proof"] == ""
