@@ -97,10 +97,13 @@ def _lean_records(rows: Any, source: "Source", module_docs: dict, famous: dict) 
     """Records of Lean rows with the authors' own text: famous names as aliases, module docs and
     inherited docstrings as informal text (`search.corpus.lean.informal`)."""
     from search.corpus.lean import attach_aliases, attach_informal, lean_statements
+    from search.corpus.lean.tree import without_cyclic_gc
 
-    statements = lean_statements(rows, source.name)
-    attach_aliases(statements, famous, source.name)
-    counts = attach_informal(statements, module_docs)
+    # Mathlib's 311,423 rows make millions of small objects again (`without_cyclic_gc`)
+    with without_cyclic_gc():
+        statements = lean_statements(rows, source.name)
+        attach_aliases(statements, famous, source.name)
+        counts = attach_informal(statements, module_docs)
     log.info("%s: informal text for %d records (%s)", source.name, sum(counts.values()),
              ", ".join(f"{place} {n}" for place, n in counts.items()))
     return statements

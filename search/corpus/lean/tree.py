@@ -318,9 +318,10 @@ def to_record(d: Decl, f: SourceFile, tree: Tree, source: str, url_base: str, co
 
 
 @contextmanager
-def _without_cyclic_gc() -> Iterator[None]:
+def without_cyclic_gc() -> Iterator[None]:
     """Millions of small acyclic objects make the cyclic collector rescan the heap over
-    and over (it doubles the run time on Mathlib); reference counting frees them anyway."""
+    and over (it doubles the run time on Mathlib); reference counting frees them anyway. Used
+    while a tree is parsed and while its rows become statements (`search/corpus/formats.py`)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -350,7 +351,7 @@ def parse_lean_project(project: LeanProject, source: str = "local", url_base: st
     `url_base + path + "#L<line>-L<end_line>"` when `url_base` is given (e.g.
     `https://github.com/o/r/blob/<sha>/`), else empty."""
     workers = config.PARSE_WORKERS if len(project.files) >= PARALLEL_FROM else 1
-    with _without_cyclic_gc():
+    with without_cyclic_gc():
         files, decls, tree = parse_sources(project.modules(libraries), workers)
         records = [to_record(d, files[d.file], tree, source, url_base, project.commit) for d in decls]
     return LeanTree(records, {f.module: f.module_docs for f in files if f.module_docs})

@@ -83,3 +83,18 @@ def test_explicit_to_additive_arguments_name_and_document_the_twin() -> None:
     ids = {s.id: s for s in lean_statements(rows, "m")}
     assert ids["m:Foo.add_foo"].doc == "Adding zero."
     assert not any(s.meta.get("derived_from") == "Foo.mul_bar" for s in ids.values())
+
+
+def test_the_cyclic_collector_is_off_while_rows_become_statements_and_on_after(
+    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import search.corpus.lean as lean
+    from search.corpus.sources import Source
+
+    enabled_during = []
+    read = lean.lean_statements
+    monkeypatch.setattr(lean, "lean_statements", lambda *args: enabled_during.append(gc.isenabled()) or read(*args))
+    loaded = Source("mathlib", fixtures_dir / "jsonl" / "mathlib_small.jsonl", "lean-jsonl").load()
+    assert loaded and enabled_during == [False] and gc.isenabled()
