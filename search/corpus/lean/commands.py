@@ -358,10 +358,10 @@ class FileParser:
         decl.sig_rest = self.lexed.text[rest_from:sig_stop].rstrip() if rest_from < sig_stop else ""
         if name_tok is not None:
             decl.name = qualify(self.namespace, toks[name_tok].text)
+        variables = [v for scope in self.scopes for v in scope.variables] + prefix.variables
         # a definition or type also takes the variables its body uses (variables.py)
-        body = self._code(sig_end, end) if kind in BODY_VARIABLE_KINDS and sig_end < end else ""
-        decl.variables = used_variables([v for scope in self.scopes for v in scope.variables] + prefix.variables,
-                                        decl.sig_rest, body)
+        body = self._code(sig_end, end) if variables and kind in BODY_VARIABLE_KINDS and sig_end < end else ""
+        decl.variables = used_variables(variables, decl.sig_rest, body)
         if kind in STRUCTURE_KINDS:
             decl.fields = self._fields(sig_end, end)
         elif kind in INDUCTIVE_KINDS:
