@@ -37,6 +37,7 @@ from search.corpus.lean.lexicon import (
     HYPOTHESIS,
     Lexicon,
     Phrase,
+    guessed_predicate,
     is_adjective,
     is_verb_phrase,
     plural,
@@ -211,6 +212,19 @@ class _Speaker:
             return True
         phrase = self.lexicon.find(head[1], *self.namespaces)
         return phrase is not None and phrase[1].role == "predicate"
+
+    def guessed_claim(self, e: Expr) -> str:
+        """A proposition whose head constant the lexicon does not know, said by its name's words
+        (`guessed_predicate`): only where a proposition must stand, a theorem's conclusion or
+        the type of a binder named as a hypothesis, and for a constant named as propositions
+        and types are (`Nat.Coprime`, not `gcd`) applied to something; "" for any other, and
+        for the classes a sentence leaves out (`Decidable`)."""
+        head, args = _head(e)
+        if not args or head[0] != "c" or head[1] in _PROPOSITIONS or self.lexicon.find(head[1], *self.namespaces) \
+                or not (last := head[1].rsplit(".", 1)[-1])[:1].isupper() or last in _SILENT_CLASSES:
+            return ""
+        self.sources.add("name")
+        return self.fill(guessed_predicate(head[1], len(args)), args, self.noun)
 
     def claim(self, e: Expr) -> str:
         """A proposition in words."""
@@ -495,9 +509,12 @@ class Informaliser:
                 conditions.append(speaker.claim(domain))
             elif (kind := speaker.kind_of(domain))[0]:
                 objects.append((kind[0], name, kind[1]))
-            elif HYPOTHESIS.match(name):  # a hypothesis not read (notation unknown): not left out
+            elif HYPOTHESIS.match(name):
+                # a hypothesis whose type is not written (`(hxy)`, Lean infers it) is left out; one
+                # not read (notation unknown) is not
                 speaker.proofs.add(name)
-                conditions.append("…")
+                if domain != VAR:
+                    conditions.append(speaker.guessed_claim(domain) or "…")
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):
             conditions.append(speaker.claim(e[1]))
@@ -531,7 +548,9 @@ class Informaliser:
             return self._definition(s, e, speaker)
         if e == VAR:
             return ""
-        return speaker.claim(e) if speaker.is_proposition(e) else ""
+        if speaker.is_proposition(e):
+            return speaker.claim(e)
+        return speaker.guessed_claim(e) if s.kind in ("theorem", "lemma") else ""
 
     def _membership(self, e: Expr, speaker: _Speaker) -> str:
         """An instance's class said of its type: `PseudoMetricSpace (Hamming β)` -> "Hamming β

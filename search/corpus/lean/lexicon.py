@@ -518,6 +518,15 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
     return Phrase(f"the {words.removesuffix(' of')} of {slots}", "function", "name")
 
 
+def guessed_predicate(name: str, arity: int) -> Phrase:
+    """The phrase of a proposition whose constant no corpus declares (Lean core's `Nat.Coprime
+    p q`) or declares as a structure's field (`SimpleGraph.Adj G v w`), from its name as
+    `from_name` makes one without a header, the first argument its subject and the others
+    with it: "{0} is coprime with {1}"."""
+    unknown = Statement(id="", source="", kind="def", name=name, statement="", language="lean")
+    return from_name(unknown, [""] * arity, prop=True, is_type=False)
+
+
 @dataclass
 class Lexicon:
     """Constant -> phrase, and a table to find a constant by how a statement writes it."""

@@ -26,8 +26,11 @@ from search.corpus.lean.syntax import BRACKETS
 #: The first part of a name as written (`f` of `f.comp`, `x` of `x.1`, `Nat` of `Nat.succ`).
 _NAME = re.compile(r"(?<![\w.'!?])[^\W\d][\w'!?]*")
 _BINDER_NAME = re.compile(r"[^\W\d][\w'!?]*")
-#: The names a binder in a body binds: `∀ {p : Ideal R},`, `fun x y =>`, `∃ n,`, `(x : α)`.
-_BOUND = re.compile(r"(?:[∀∃λΠΣ]!?|\bfun)\s*([^,:=↦]*)|[(⦃{]\s*((?:[^\W\d][\w'!?]*\s+)*[^\W\d][\w'!?]*)\s*:(?!=)")
+#: The names a binder in a body binds: `∀ {p : Ideal R},`, `fun x y =>`, `∃ n,`, `(x : α)`,
+#: `{x | p x}`; a binder's names end where its bound or its filter begins (`∀ x ∈ s,`,
+#: `∃ ε > 0,`, `∀ᶠ n in atTop,`, `∑ i ∈ range n,`: `s`, `atTop` and `range` are not bound).
+_BOUND = re.compile(r"(?:[∀∃λΠΣ∑∏⋃⋂⨆⨅]!?ᶠ?|\bfun)\s*([^,:=↦∈∉⊆⊂⊇⊃<≤>≥≠|]*?)(?=\s+in\s|[,:=↦∈∉⊆⊂⊇⊃<≤>≥≠|]|$)"
+                    r"|[(⦃{]\s*((?:[^\W\d][\w'!?]*\s+)*[^\W\d][\w'!?]*)\s*(?::(?!=)|\|)")
 
 
 @dataclass(frozen=True)

@@ -399,7 +399,7 @@ def test_a_class_of_a_section_is_said_of_the_variables_it_takes() -> None:
 
 def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
-    assert informaliser.sentence(lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")) is None
+    assert informaliser.sentence(lean("odd", "theorem", "theorem odd : x ⊞ y")) is None
     assert informaliser.sentence(lean("Foo.mk", "constructor", "Foo.mk")) is None
     # "the land is a function" says no more than the name does; what it maps between does
     assert informaliser.sentence(lean("Int.land", "def", "def land : ℤ → ℤ → ℤ")) is None
@@ -411,7 +411,7 @@ def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
 
 def test_informalise_fills_records_and_says_from_where(lexicon: Lexicon) -> None:
     records = [lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p",
-                    namespace="Nat"), lean("odd", "theorem", "theorem odd : UniqueMDiffAt[s] x")]
+                    namespace="Nat"), lean("odd", "theorem", "theorem odd : x ⊞ y")]
     assert informalise(records, lexicon) == 1
     assert records[0].informal_statement.startswith("For every natural number p")
     assert records[0].meta["informal_statement_from"] == "docstring, notation"
@@ -430,3 +430,23 @@ def test_several_processes_say_the_same(lexicon: Lexicon, monkeypatch: pytest.Mo
     assert informalise(together, lexicon, workers=2) == 40
     assert [s.informal_statement for s in together] == [s.informal_statement for s in alone]
     assert together[0].informal_statement == "For every natural number p, if p is a prime number, then 2 is at most p."
+
+
+def test_a_proposition_the_lexicon_does_not_know_is_said_by_its_name(lexicon: Lexicon) -> None:
+    informaliser = Informaliser(lexicon)
+    # `List.Sublist` is Lean core's, `G.Adj` a structure's field: where a proposition
+    # must stand, the name's words say it, with its arguments; an untyped hypothesis says nothing
+    adjacent = lean("SimpleGraph.Adj.symm", "theorem", "theorem Adj.symm {G : SimpleGraph V} (h : G.Adj u v) (hw) : G.Adj v u")
+    assert informaliser.sentence(adjacent).text == "If G is adj with u and v, then G is adj with v and u."
+    sublist = lean("List.Sublist.trans", "theorem", "theorem Sublist.trans {l₁ l₂ l₃ : List α} (h₁ : l₁.Sublist l₂) "
+                   "(h₂ : List.Sublist l₂ l₃) : List.Sublist l₁ l₃")
+    assert informaliser.sentence(sublist).text == \
+        "For lists l₁, l₂ and l₃ of α, if l₁ is sublist with l₂ and l₂ is sublist with l₃, then l₁ is sublist with l₃."
+    # a field's type is no proposition to guess (`Name` is data), nor is a name applied to nothing
+    assert informaliser.sentence(lean("Entry.declName", "field", "Entry.declName : Name x")) is None
+    assert informaliser.sentence(lean("t", "theorem", "theorem t : foo.IsSelfAdjoint")) is None
+    assert informaliser.sentence(lean("t", "theorem", "theorem t (h : Decidable p) : Decidable q")) is None
+    # a function's name (lower case) is no proposition; an unread hypothesis is still marked
+    assert informaliser.sentence(lean("t", "theorem", "theorem t (a b : ℕ) : Nat.gcd a b")) is None
+    unread = lean("u", "theorem", "theorem u (a : ℕ) (h : a ⊞ a) : a = a")
+    assert informaliser.sentence(unread).text == "For a natural number a, if …, then a equals a."

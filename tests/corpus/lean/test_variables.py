@@ -58,6 +58,12 @@ def test_a_definition_takes_the_variables_its_body_uses_not_those_it_binds_itsel
     assert bound_in("| mk (a : α) (h : p a) : Foo α") == {"a", "h"}
     # a structure instance's fields bind nothing
     assert bound_in("{ toFun := f, map_add' := fun x y => rfl }") == {"x", "y"}
+    # a bound or a filter after the names is not bound; a set-builder binds its name
+    assert bound_in(":= ∀ x ∈ s, ∃ ε > 0, f x ≤ ε") == {"x", "ε"}
+    assert bound_in(":= ∀ᶠ n in atTop, ∑ i ∈ range n, u i ≤ c") == {"n", "i"}
+    assert bound_in(":= {x | p x} ⊆ ⋃ i, t i") == {"x", "i"}
+    binders = variable_binders("{α : Type*} (s : Set α) (f : α → ℝ)")
+    assert used_variables(binders, ": Prop", ":= ∀ x ∈ s, f x = 0") == "{α : Type*} (s : Set α) (f : α → ℝ)"
 
 
 def test_the_source_parser_keeps_the_variables_of_each_scope(tmp_path: Path) -> None:
