@@ -482,15 +482,15 @@ def _prepositional(verb: str, said: str, arity: int) -> Phrase | None:
     return Phrase(template, "predicate", "name")
 
 
-def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
+def from_name(name: str, header: str, args: list[str], prop: bool, is_type: bool,
               kinds: frozenset[str] = frozenset()) -> Phrase:
     """The phrase Mathlib's naming conventions give: a predicate's words after `Is`/`Has` said
     of its subject (its last argument), with an article when they end in a noun of `kinds`
     (`CompactSpace`: "{0} is a compact space"), `No…` as what it has not (`NoMaxOrder`); a
     function's words of its arguments; a type's words. Slots stand for the last arguments
     (`Informaliser` aligns them from the right), so a constant whose arguments are `variable`s,
-    not in its header, is still said."""
-    words = words_of(statement.name)
+    not in its `header` ("" when none is known), is still said."""
+    words = words_of(name)
     if is_type:
         return Phrase(words, "class", "name")
     if prop:
@@ -505,11 +505,11 @@ def from_name(statement: Statement, args: list[str], prop: bool, is_type: bool,
             return Phrase("{0} has %s {1}" % said, "predicate", "name")  # `HasSum f a`
         if said.rsplit(" ", 1)[-1] in _PREPOSITIONS and len(args) != 1:
             return Phrase("{0} %s %s {1}" % (verb, said), "predicate", "name")  # `DifferentiableAt 𝕜 f x`
-        if len(args) == 2 and verb == "is" and _same_type(statement.statement, args[0], args[1]):
+        if len(args) == 2 and verb == "is" and _same_type(header, args[0], args[1]):
             return Phrase("{0} and {1} are %s" % said, "predicate", "name")  # `Nat.Coprime m n`
         if verb == "is" and said.rsplit(" ", 1)[-1] in kinds and not _PREPOSITIONS.intersection(said.split()):
             said = with_article(said)  # not "stable under composition with ... target"
-        own = own_arguments(statement.statement, args) if verb == "is" and len(args) >= 2 else []
+        own = own_arguments(header, args) if verb == "is" and len(args) >= 2 else []
         if len(own) >= 2 and own == args[-len(own):]:  # `Integrable f μ`: "{0} is integrable with {1}"
             others = " and ".join("{%d}" % k for k in range(1, len(own)))
             return Phrase("{0} is %s with %s" % (said, others), "predicate", "name")
@@ -523,8 +523,7 @@ def guessed_predicate(name: str, arity: int) -> Phrase:
     p q`) or declares as a structure's field (`SimpleGraph.Adj G v w`), from its name as
     `from_name` makes one without a header, the first argument its subject and the others
     with it: "{0} is coprime with {1}"."""
-    unknown = Statement(id="", source="", kind="def", name=name, statement="", language="lean")
-    return from_name(unknown, [""] * arity, prop=True, is_type=False)
+    return from_name(name, "", [""] * arity, prop=True, is_type=False)
 
 
 @dataclass
@@ -691,7 +690,7 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         is_type = is_type_valued(s, objects)
         optional[s.name] = optional_arguments(binders)
         phrases[s.name] = (from_docstring(s, args, prop, optional[s.name]) if not is_type else None) \
-            or from_name(s, args, prop, is_type, kinds)
+            or from_name(s.name, s.statement, args, prop, is_type, kinds)
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
     # A phrase, made or corrected, leaves out the arguments with a default value that its
