@@ -157,6 +157,22 @@ def test_the_shipped_corrections_say_each_constant_once() -> None:
     assert said is not None and said.text == "If g maps t to p and f maps s to t, then (g composed with f) maps s to p."
 
 
+def test_the_shipped_corrections_say_structure_fields() -> None:
+    """A field is no definition, so the lexicon made from the records has no phrase for it; the
+    shipped lines say the projections statements use most (`G.Adj u v`, `M.Indep I`, `K.X i`)."""
+    informaliser = Informaliser(build_lexicon([]), {})
+    adjacent = lean("SimpleGraph.Adj.symm", "theorem", "theorem Adj.symm {G : SimpleGraph V} (h : G.Adj u v) : G.Adj v u")
+    assert informaliser.sentence(adjacent).text == "If u and v are adjacent in G, then v and u are adjacent in G."
+    independent = lean("Matroid.Indep.subset", "theorem",
+                       "theorem Indep.subset {M : Matroid α} (hJ : M.Indep J) (hIJ : I ⊆ J) : M.Indep I")
+    assert informaliser.sentence(independent).text == \
+        "If J is independent in M and I is a subset of J, then I is independent in M."
+    objects = lean("HomologicalComplex.t", "theorem",
+                   "theorem t (K : HomologicalComplex V c) (h : c.Rel i j) : IsZero (K.X i)")
+    assert informaliser.sentence(objects).text == \
+        "If c allows a differential from i to j, then the object of K in degree i is zero."
+
+
 def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     assert lexicon.find("Prime", ("Nat",))[0] == "Nat.Prime"
     assert lexicon.find("card", ("Finset",))[0] == "Finset.card"
