@@ -451,9 +451,13 @@ class FileParser:
         return j
 
     def _field(self, a: int, b: int) -> list[dict]:
-        """`x y : T := d`, `f (x : A) : T`, or old-style `(x : T)`; `x := v` gives nothing."""
+        """`x y : T := d`, `f (x : A) : T`, or old-style `(x : T)`; `x := v` gives nothing.
+        Modifiers written before the names (`protected IsOpen : Set X → Prop`) are kept."""
         toks = self.tokens
+        modifiers: list[str] = []
         while a < b and (toks[a].kind == "doc" or toks[a].text == "@[" or toks[a].text in MODIFIERS):
+            if toks[a].text in MODIFIERS:
+                modifiers.append(toks[a].text)
             a = group_end(toks, a, b) if toks[a].text == "@[" else a + 1
         if a < b and toks[a].text == "(" and group_end(toks, a, b) == b:
             a, b = a + 1, b - 1
@@ -471,6 +475,8 @@ class FileParser:
         binders = collapse_spaces(self._code(binder_start, k))
         if binders:
             entry["binders"] = binders
+        if modifiers:
+            entry["modifiers"] = modifiers
         return [{"name": n, **entry} for n in names]
 
     def _constructors(self, sig_end: int, end: int) -> list[str]:

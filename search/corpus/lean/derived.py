@@ -26,7 +26,7 @@ def members(row: dict[str, Any], head: Statement) -> list[Statement]:
         for item in row.get("fields") or []:
             binders = f" {item['binders']}" if item.get("binders") else ""
             name = f"{head.name}.{item['name']}"
-            out.append(_member(head, name, "field", f"{name}{binders} : {item['type']}"))
+            out.append(_member(head, name, "field", f"{name}{binders} : {item['type']}", item.get("modifiers")))
         out.append(_member(head, f"{head.name}.mk", "constructor", f"{head.name}.mk"))
     elif kind in INDUCTIVE_KINDS:
         for ctor in row.get("constructors") or []:
@@ -35,11 +35,13 @@ def members(row: dict[str, Any], head: Statement) -> list[Statement]:
     return out
 
 
-def _member(head: Statement, name: str, kind: str, statement: str) -> Statement:
-    return derived_statement(
-        head, name, kind=kind, statement=statement, group=head.id, deps=[head.name],
-        meta={"derived_from": head.name, "namespace": head.name},
-    )
+def _member(head: Statement, name: str, kind: str, statement: str, modifiers: list[str] | None = None) -> Statement:
+    """A field's `modifiers` (`protected`) go to its meta as a declaration's do
+    (search/corpus/lean/records.py), for the lexicon to see."""
+    meta: dict[str, Any] = {"derived_from": head.name, "namespace": head.name}
+    if modifiers:
+        meta["modifiers"] = list(modifiers)
+    return derived_statement(head, name, kind=kind, statement=statement, group=head.id, deps=[head.name], meta=meta)
 
 
 def additive_twin(row: dict[str, Any], head: Statement) -> Statement | None:

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from search.corpus.lean.commands import command_starts
+from search.corpus.lean.derived import members
+from search.corpus.lean.lexicon import build_lexicon
+from search.corpus.lean.records import head_statement
 from search.corpus.lean.syntax import DOC_MARK, lex, tokenize
 from search.corpus.lean.project import open_lean_project
 from search.corpus.lean.tree import RECORD_FIELDS, parse_lean_to_jsonl, parse_lean_tree
@@ -248,3 +251,17 @@ def test_files_read_in_several_processes_give_the_same_records(fixtures_dir: Pat
         return [to_record(d, files[d.file], tree, "fake", URL) for d in decls]
 
     assert records(2) == records(1)
+
+
+def test_a_protected_field_is_protected_for_the_lexicon(tmp_path: Path) -> None:
+    rows = _parse_text(tmp_path, "class Space (X : Type) where\n  /-- open sets -/\n  protected IsOpen : Set X → Prop\n"
+                                 "  univ_open : IsOpen Set.univ\n")
+    (row,) = rows
+    assert row["fields"] == [{"name": "IsOpen", "type": "Set X → Prop", "modifiers": ["protected"]},
+                             {"name": "univ_open", "type": "IsOpen Set.univ"}]
+    head = head_statement(row, "fake", row["name"])
+    fields = {s.name: s for s in members(row, head)}
+    assert fields["Space.IsOpen"].meta["modifiers"] == ["protected"]
+    assert "modifiers" not in fields["Space.univ_open"].meta
+    lexicon = build_lexicon([head, *fields.values()], corrections={})
+    assert "Space.IsOpen" in lexicon.protected and "Space.univ_open" not in lexicon.protected
