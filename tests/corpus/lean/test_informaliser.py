@@ -173,6 +173,15 @@ def test_the_shipped_corrections_say_structure_fields() -> None:
         "If c allows a differential from i to j, then the object of K in degree i is zero."
 
 
+
+def test_the_shipped_corrections_say_whose_property_a_name_ending_in_a_preposition_is() -> None:
+    """`ConvexOn 𝕜 s f` takes the set before the function, `IsMaxOn f s a` a point after the
+    set: the name's words alone would say "s is convex on f" and "s is maximum on a"."""
+    informaliser = Informaliser(build_lexicon([]), {})
+    convex = lean("ConvexOn.t", "theorem", "theorem t (hf : ConvexOn 𝕜 s f) (hg : IsMaxOn g s a) : Convex 𝕜 s")
+    assert informaliser.sentence(convex).text == \
+        "If f is convex on s and g attains its maximum on s at a, then s is convex."
+
 def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     assert lexicon.find("Prime", ("Nat",))[0] == "Nat.Prime"
     assert lexicon.find("card", ("Finset",))[0] == "Finset.card"
