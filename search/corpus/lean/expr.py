@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Mapping
 
 from search.corpus.lean.notation import (
     ADJOIN,
@@ -230,7 +231,7 @@ class _Reader:
     """A forgiving precedence parser over term tokens (see the module docstring)."""
 
     def __init__(self, toks: list[Token], bound: set[str], reading: Reading = Reading.NAMES,
-                 strict: bool = False) -> None:
+                 strict: bool = False, receivers: Mapping[str, int] | None = None) -> None:
         self.toks = toks
         self.i = 0
         self.bound = bound
@@ -251,6 +252,10 @@ class _Reader:
         self.sorts: set[str] = set()
         #: `WORDS`: the names still to give the `·` of each parenthesised section being read.
         self.sections: list[list[str]] = []
+        #: `WORDS`: where `x.foo` puts `x` among `T.foo`'s explicit arguments when not first
+        #: (search/corpus/lean/lexicon.py `receiver_position`), and the last term read so.
+        self.receivers: Mapping[str, int] = receivers or {}
+        self.dotted: Expr | None = None
 
     def peek(self, k: int = 0) -> Token | None:
         j = self.i + k
@@ -590,15 +595,30 @@ class _Reader:
 
     def application(self) -> Expr:
         head = self.atom()
+        dotted = head is self.dotted
         while (t := self.peek()) is not None and self.starts_atom(t):
             if self.terms and self.named_argument():
                 # `f (a := x)` sets an argument by its name, none in order; `f (a := x).foo` is
                 # `(f (a := x)).foo`
                 self.skip_group()
                 head = self.postfixed(head)
+                dotted = False
                 continue
             head = app(head, self.atom())
-        return head
+        return self.receiver_placed(head) if dotted else head
+
+    def receiver_placed(self, e: Expr) -> Expr:
+        """`x.foo a b` (read as `T.foo x a b`) with `x` where Lean puts it, when the
+        constant's `receivers` position is known and the arguments before it are written."""
+        function, args = e, []
+        while function[0] == "a":
+            args.append(function[2])
+            function = function[1]
+        args.reverse()
+        position = self.receivers.get(function[1], 0) if function[0] == "c" else 0
+        if not 0 < position < len(args):
+            return e
+        return app(function, *args[1:position + 1], args[0], *args[position + 1:])
 
     def named_argument(self) -> bool:
         """Whether a named argument `(a := x)` comes next."""
@@ -1031,6 +1051,8 @@ class _Reader:
             owner = self.types.get(parts[0])
             for k, part in enumerate(parts[1:]):
                 e = app(const(f"{owner}.{part}" if owner and k == 0 else part), e)
+            if self.words and owner and len(parts) == 2:
+                self.dotted = e
             return e
         return const(".".join(parts))
 
@@ -1091,11 +1113,11 @@ def parse_expr(tokens: list[Token], bound: set[str]) -> Expr:
 
 
 def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None = None,
-               reading: Reading = Reading.TERMS) -> Expr:
+               reading: Reading = Reading.TERMS, receivers: Mapping[str, int] | None = None) -> Expr:
     """The structure of a term (`Reading.TERMS`, or `WORDS`). `strict`: every token must be read,
     or `ParseError` says which could not (a Loogle pattern); otherwise what cannot be read is
     `VAR` (a statement from the corpus). The names the term binds are added to `bound`."""
-    reader = _Reader(tokens, set() if bound is None else bound, reading, strict)
+    reader = _Reader(tokens, set() if bound is None else bound, reading, strict, receivers)
     term = reader.expr(0)
     if strict and (t := reader.peek()) is not None:
         if t.text in TERM_BRACKETS.closing:
@@ -1104,10 +1126,12 @@ def parse_term(tokens: list[Token], strict: bool = False, bound: set[str] | None
     return term
 
 
-def parse_declaration(binders: list[Token], type_: list[Token], reading: Reading = Reading.TERMS) -> Expr:
+def parse_declaration(binders: list[Token], type_: list[Token], reading: Reading = Reading.TERMS,
+                      receivers: Mapping[str, int] | None = None) -> Expr:
     """A declaration header's statement as `∀ binders, type` (`Reading.TERMS`, or `WORDS`), from
-    the tokens of its binders and of its type."""
-    return _Reader([*binders, Token("sym", ","), *type_], set(), reading).declaration()
+    the tokens of its binders and of its type; `WORDS` puts the term of `x.foo a` where
+    `receivers` says (`_Reader.receiver_placed`)."""
+    return _Reader([*binders, Token("sym", ","), *type_], set(), reading, receivers=receivers).declaration()
 
 
 def peel_foralls(e: Expr) -> tuple[list[Expr], Expr]:

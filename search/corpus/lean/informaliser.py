@@ -474,7 +474,7 @@ class Informaliser:
             speaker = _Speaker(self.lexicon, namespaces)
             try:
                 expr = parse_declaration(term_tokens(drop_universes(f"{context} {binders}")),
-                                         term_tokens(drop_universes(type_)), Reading.WORDS)
+                                         term_tokens(drop_universes(type_)), Reading.WORDS, self.lexicon.receivers)
                 said = self._said(s, expr, speaker)
                 if len(said) > SENTENCE_CHARS:  # the setting goes before the statement is cut
                     speaker = _Speaker(self.lexicon, namespaces)
@@ -574,7 +574,8 @@ class Informaliser:
         own = speaker.phrase(s.name)
         args = [("l", a) for a in statement_arguments(s)]
         subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
-        value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS) if s.meta.get("value") else VAR
+        value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS,
+                           receivers=self.lexicon.receivers) if s.meta.get("value") else VAR
         if own is not None and own.role == "predicate":
             return f"{subject} when {speaker.claim(value)}" if value != VAR and speaker.is_proposition(value) else subject
         if value != VAR:
@@ -625,7 +626,7 @@ class Informaliser:
         if not type_:
             return ""
         try:
-            expr = parse_declaration(term_tokens(binders), term_tokens(type_), Reading.WORDS)
+            expr = parse_declaration(term_tokens(binders), term_tokens(type_), Reading.WORDS, self.lexicon.receivers)
         except (ValueError, IndexError, RecursionError):
             return ""
         if not speaker.is_proposition(expr):

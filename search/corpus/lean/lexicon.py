@@ -534,6 +534,9 @@ class Lexicon:
     #: Constants declared `protected`, which an opened namespace does not give a name of one
     #: component (`Equiv.max` is no reading of `max` under `open Equiv`).
     protected: frozenset[str] = frozenset()
+    #: Where field notation puts its term among a constant's explicit arguments, when not first
+    #: (`receiver_position`): `s.image f` is `Finset.image f s`.
+    receivers: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_suffix: dict[str, list[str]] = {}
@@ -674,6 +677,29 @@ def kind_nouns(statements: Iterable[Statement]) -> frozenset[str]:
     return frozenset(word for word, n in last_words.items() if n >= 2 and not is_adjective(word))
 
 
+def receiver_position(s: Statement) -> int:
+    """Which explicit argument of `s`'s constant `x.foo` puts `x` at, counted from 0: as Lean
+    does, the first whose type is headed by the namespace's type (`Finset.image (f : α → β)
+    (s : Finset α)`: 1; `Set.EqOn (f₁ f₂ : α → β) (s : Set α)`: 2), among the section's
+    `variable`s it takes, then its binders. Not among the arrows of its type (`Multiset.count
+    (a : α) : Multiset α → ℕ`): a phrase has no slot for them (`from_docstring`), so `s.count a`
+    is said best as written, its last argument in the phrase's one slot."""
+    namespace = s.name.rpartition(".")[0]
+    if not namespace:
+        return 0
+    owner = namespace.rsplit(".", 1)[-1]
+    binders, _ = binders_and_type(s.statement)
+    types: list[str] = []
+    for bracket, inner in binder_groups(f"{s.meta.get('variables') or ''} {binders}"):
+        if bracket == "(":
+            names, colon, written = inner.partition(":")
+            types += [written if colon else ""] * len(names.split())
+    for position, written in enumerate(types):
+        if written.split(maxsplit=1) and written.split(maxsplit=1)[0].strip("(").rsplit(".", 1)[-1] == owner:
+            return position
+    return 0
+
+
 def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phrase] | None = None) -> Lexicon:
     """The lexicon of the Lean records' constants (module docstring: corrections, notation,
     docstrings, names)."""
@@ -698,4 +724,6 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
     for name, count in optional.items():
         if count and phrases[name].slots:
             phrases[name] = replace(phrases[name], optional=count)
-    return Lexicon(phrases, frozenset(s.name for s in lean if "protected" in s.meta.get("modifiers", ())))
+    receivers = {s.name: position for s in lean if s.kind in CONSTANT_KINDS and s.kind not in ("theorem", "lemma", "field")
+                 and (position := receiver_position(s))}
+    return Lexicon(phrases, frozenset(s.name for s in lean if "protected" in s.meta.get("modifiers", ())), receivers)

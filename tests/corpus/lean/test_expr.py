@@ -167,6 +167,25 @@ def test_words_reading_says_what_only_types_would_name() -> None:
     assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 
 
+
+def test_words_put_the_term_of_field_notation_where_the_constant_takes_it() -> None:
+    s, f, a = local("s"), local("f"), local("a")
+    receivers = {"Finset.image": 1}
+
+    def read(binders: str, statement: str, reading: Reading) -> tuple:
+        tree = parse_declaration(term_tokens(binders), term_tokens(statement), reading, receivers)
+        while tree[0] in ("Π", "f"):
+            tree = tree[3] if tree[0] == "Π" else tree[2]
+        return tree
+
+    assert read("(s : Finset α)", "s.image f = s.card", Reading.WORDS) == \
+        c("Eq", c("Finset.image", f, s), c("Finset.card", s))
+    # written out, or not applied to the arguments before its place, it stays as read
+    assert read("(s : Finset α)", "Finset.image s f = s.image", Reading.WORDS) == \
+        c("Eq", c("Finset.image", s, f), c("Finset.image", s))
+    # Loogle's patterns (`TERMS`) are matched as before
+    assert read("(s : Finset α)", "s.image f = a", Reading.TERMS) == c("Eq", c("Finset.image", s, f), a)
+
 def test_glued_notation_is_read_only_after_terms_that_have_it() -> None:
     def declaration(binders: str, statement: str) -> tuple:
         tree = parse_declaration(term_tokens(binders), term_tokens(statement))

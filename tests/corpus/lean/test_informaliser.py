@@ -182,6 +182,25 @@ def test_the_shipped_corrections_say_whose_property_a_name_ending_in_a_prepositi
     assert informaliser.sentence(convex).text == \
         "If f is convex on s and g attains its maximum on s at a, then s is convex."
 
+
+def test_field_notation_puts_its_term_where_lean_does() -> None:
+    """`s.image f` is `Finset.image f s` and `s.EqOn f g` is `Set.EqOn f g s`: Lean gives the
+    term to the first explicit argument of the namespace's type, the section's `variable`s
+    counted (`Ideal.map (f : F) (I : Ideal R)`), not to the first argument."""
+    lexicon = build_lexicon([
+        lean("Finset.image", "def", "def image (f : α → β) (s : Finset α) : Finset β",
+             "`image f s` is the forward image of `s` under `f`."),
+        lean("Set.EqOn", "def", "def EqOn (f₁ f₂ : α → β) (s : Set α) : Prop"),
+        lean("Ideal.map", "def", "def map (I : Ideal R) : Ideal S", variables="(f : F) {R : Type*}"),
+        lean("Multiset.count", "def", "def count (a : α) : Multiset α → ℕ"),
+    ], corrections={"Set.EqOn": Phrase("{0} and {1} are equal on {2}", "predicate", "corrections")})
+    # the arrows of a type are no slots of its phrase (`Multiset.count`), so `s.count a` keeps its order
+    assert lexicon.receivers == {"Finset.image": 1, "Set.EqOn": 2, "Ideal.map": 1}
+    said = Informaliser(lexicon, {}).sentence(lean("t", "theorem", "theorem t {s : Finset α} {t : Set α} {f g : α → β} "
+                                                   "(h : t.EqOn f g) : s.image f = s.image g"))
+    assert said.text == "For a finite set s of α, a set t of α and functions f and g, if f and g are equal on t, " \
+        "then the forward image of s under f equals the forward image of s under g."
+
 def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     assert lexicon.find("Prime", ("Nat",))[0] == "Nat.Prime"
     assert lexicon.find("card", ("Finset",))[0] == "Finset.card"
