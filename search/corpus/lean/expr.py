@@ -112,6 +112,15 @@ def app(f: Expr, *args: Expr) -> Expr:
     return f
 
 
+def unapply(e: Expr) -> tuple[Expr, list[Expr]]:
+    """An application's function and its arguments, in order (`app`'s inverse)."""
+    args = []
+    while e[0] == "a":
+        args.append(e[2])
+        e = e[1]
+    return e, args[::-1]
+
+
 def pi(domain: Expr, body: Expr) -> Expr:
     """`domain → body`."""
     return ("f", domain, body)
@@ -610,11 +619,7 @@ class _Reader:
     def receiver_placed(self, e: Expr) -> Expr:
         """`x.foo a b` (read as `T.foo x a b`) with `x` where Lean puts it, when the
         constant's `receivers` position is known and the arguments before it are written."""
-        function, args = e, []
-        while function[0] == "a":
-            args.append(function[2])
-            function = function[1]
-        args.reverse()
+        function, args = unapply(e)
         position = self.receivers.get(function[1], 0) if function[0] == "c" else 0
         if not 0 < position < len(args):
             return e

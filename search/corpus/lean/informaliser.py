@@ -32,7 +32,7 @@ from multiprocessing import get_context
 from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
-from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term
+from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term, unapply
 from search.corpus.lean.lexicon import (
     HYPOTHESIS,
     Lexicon,
@@ -125,17 +125,8 @@ def _capitalised(said: str, header: str) -> str:
 
 def _measure(e: Expr) -> Expr | None:
     """μ when `e` is the filter of almost every point for μ (`MeasureTheory.ae μ`), else None."""
-    head, args = _head(e)
+    head, args = unapply(e)
     return args[-1] if head == ("c", AE) and args else None
-
-
-def _head(e: Expr) -> tuple[Expr, list[Expr]]:
-    """An application's function and its arguments, in order."""
-    args = []
-    while e[0] == "a":
-        args.append(e[2])
-        e = e[1]
-    return e, args[::-1]
 
 
 @dataclass
@@ -205,7 +196,7 @@ class _Speaker:
         kind = e[0]
         if kind in ("f", "Π"):
             return self.is_proposition(e[2] if kind == "f" else e[3])
-        head, _ = _head(e)
+        head, _ = unapply(e)
         if head[0] != "c":
             return False
         if head[1] in _PROPOSITIONS:
@@ -219,7 +210,7 @@ class _Speaker:
         the type of a binder named as a hypothesis, and for a constant named as propositions
         and types are (`Nat.Coprime`, not `gcd`) applied to something; "" for any other, and
         for the classes a sentence leaves out (`Decidable`)."""
-        head, args = _head(e)
+        head, args = unapply(e)
         if not args or head[0] != "c" or head[1] in _PROPOSITIONS or self.lexicon.find(head[1], *self.namespaces) \
                 or not (last := head[1].rsplit(".", 1)[-1])[:1].isupper() or last in _SILENT_CLASSES:
             return ""
@@ -237,7 +228,7 @@ class _Speaker:
                 premises.append(self.claim(conclusion[1]))
                 conclusion = conclusion[2]
             return f"if {' and '.join(premises)}, then {self.claim(conclusion)}"
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] == "c":
             name = head[1]
             if name in ("Exists", "ExistsUnique") and args and args[-1][0] == "λ":
@@ -264,7 +255,7 @@ class _Speaker:
 
     def noun(self, e: Expr) -> str:
         """A term that a phrase speaks of: arithmetic named in words ("the sum of a and b")."""
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] == "c" and head[1] in _ARITHMETIC and len(args) == 2:
             template = _ARITHMETIC[head[1]][3]
             return template.replace("{0}", self.term(args[0], 100)).replace("{1}", self.term(args[1], 100))
@@ -294,14 +285,14 @@ class _Speaker:
         """`∃ x, p`: "there is x such that p"; `∃ δ > 0, p`: "there is δ greater than 0 such that p"."""
         _, name, body = function
         bound = ""
-        head, args = _head(body)
+        head, args = unapply(body)
         if head == ("c", "And") and len(args) == 2 and (said := self.bound_relation(name, args[0])):
             bound, body = said, args[1]
         return f"there is {'a unique ' if unique else ''}{name}{bound} such that {self.claim(body)}"
 
     def bound_relation(self, name: str, e: Expr) -> str:
         """" greater than 0" for `0 < δ` bounding `δ`, " in s" for `x ∈ s`; "" otherwise."""
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] != "c" or head[1] not in _BOUND_RELATIONS or len(args) != 2:
             return ""
         after, before = _BOUND_RELATIONS[head[1]]
@@ -322,7 +313,7 @@ class _Speaker:
         for a type variable, which says nothing worth a word."""
         if type_[0] == "f":
             return self.arrow_kind(type_)
-        head, args = _head(type_)
+        head, args = unapply(type_)
         if head[0] != "c":
             return "", ""
         phrase = self.phrase(head[1])
@@ -374,7 +365,7 @@ class _Speaker:
         """A class whose name says something of its last argument, as a claim: `HasZeroMorphisms
         C` -> "C has zero morphisms", `HasLimitsOfShape J C` -> "C has limits of shape J"; "" for a
         class that names a kind of thing (`CommRing R`)."""
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] != "c" or not args:
             return ""
         words = _class_words(self.phrase(head[1]), head[1])
@@ -412,7 +403,7 @@ class _Speaker:
         if kind == "c":
             phrase = self.phrase(e[1])
             return phrase.template if phrase is not None and not phrase.slots else words_of(e[1])
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] != "c":
             return " ".join(self.term(x, 100) for x in (head, *args))
         name = head[1]
@@ -530,7 +521,7 @@ class Informaliser:
     def _setting(self, domain: Expr, speaker: _Speaker) -> _Introduced | None:
         """An instance binder as the setting: `[CommRing R]` -> ("commutative ring", "R", ""), which
         `_introduced` says "a commutative ring R"."""
-        head, args = _head(domain)
+        head, args = unapply(domain)
         if head[0] != "c" or head[1].rsplit(".", 1)[-1] in _SILENT_CLASSES:
             return None
         phrase = speaker.phrase(head[1])
@@ -555,7 +546,7 @@ class Informaliser:
     def _membership(self, e: Expr, speaker: _Speaker) -> str:
         """An instance's class said of its type: `PseudoMetricSpace (Hamming β)` -> "Hamming β
         is a pseudo metric space"."""
-        head, args = _head(e)
+        head, args = unapply(e)
         if head[0] != "c":
             return ""
         phrase = speaker.phrase(head[1])

@@ -658,7 +658,7 @@ def named_like_objects(statements: Iterable[Statement]) -> frozenset[str]:
         binders, _ = binders_and_type(s.statement)
         for bracket, inner in binder_groups(binders):
             names, colon, type_ = inner.partition(":")
-            head = type_.split(maxsplit=1)[0].rsplit(".", 1)[-1] if colon and type_.strip() else ""
+            head = _type_head(type_) if colon else ""
             if bracket in "({" and _UPPER_CAMEL.match(head):
                 counts = uses.setdefault(head, [0, 0])
                 for name in names.split():
@@ -689,15 +689,19 @@ def receiver_position(s: Statement) -> int:
         return 0
     owner = namespace.rsplit(".", 1)[-1]
     binders, _ = binders_and_type(s.statement)
-    types: list[str] = []
+    heads: list[str] = []
     for bracket, inner in binder_groups(f"{s.meta.get('variables') or ''} {binders}"):
         if bracket == "(":
             names, colon, written = inner.partition(":")
-            types += [written if colon else ""] * len(names.split())
-    for position, written in enumerate(types):
-        if written.split(maxsplit=1) and written.split(maxsplit=1)[0].strip("(").rsplit(".", 1)[-1] == owner:
-            return position
-    return 0
+            heads += [_type_head(written.strip().lstrip("(")) if colon else ""] * len(names.split())
+    return heads.index(owner) if owner in heads else 0
+
+
+def _type_head(written: str) -> str:
+    """The last component of a written type's first word (`Finset α`, `Set.Icc a b`: `Finset`,
+    `Icc`), "" for none."""
+    words = written.split(maxsplit=1)
+    return words[0].rsplit(".", 1)[-1] if words else ""
 
 
 def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phrase] | None = None) -> Lexicon:
@@ -707,6 +711,7 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
     objects, kinds = named_like_objects(lean), kind_nouns(lean)
     phrases: dict[str, Phrase] = {}
     optional: dict[str, int] = {}
+    receivers: dict[str, int] = {}
     for s in lean:
         if s.kind not in CONSTANT_KINDS or s.kind in ("theorem", "lemma", "field"):
             continue
@@ -717,6 +722,8 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
         optional[s.name] = optional_arguments(binders)
         phrases[s.name] = (from_docstring(s, args, prop, optional[s.name]) if not is_type else None) \
             or from_name(s.name, s.statement, args, prop, is_type, kinds)
+        if position := receiver_position(s):
+            receivers[s.name] = position
     phrases.update(NOTATION_PHRASES)
     phrases.update(read_corrections() if corrections is None else corrections)
     # A phrase, made or corrected, leaves out the arguments with a default value that its
@@ -724,6 +731,4 @@ def build_lexicon(statements: Iterable[Statement], corrections: Mapping[str, Phr
     for name, count in optional.items():
         if count and phrases[name].slots:
             phrases[name] = replace(phrases[name], optional=count)
-    receivers = {s.name: position for s in lean if s.kind in CONSTANT_KINDS and s.kind not in ("theorem", "lemma", "field")
-                 and (position := receiver_position(s))}
     return Lexicon(phrases, frozenset(s.name for s in lean if "protected" in s.meta.get("modifiers", ())), receivers)

@@ -167,7 +167,6 @@ def test_words_reading_says_what_only_types_would_name() -> None:
     assert parse_term(term_tokens("x.1 = .ofReal y")) == c("Eq", VAR, app(VAR, const("ofReal"), y))
 
 
-
 def test_words_put_the_term_of_field_notation_where_the_constant_takes_it() -> None:
     s, f, a = local("s"), local("f"), local("a")
     receivers = {"Finset.image": 1}
@@ -185,6 +184,7 @@ def test_words_put_the_term_of_field_notation_where_the_constant_takes_it() -> N
         c("Eq", c("Finset.image", s, f), c("Finset.image", s))
     # Loogle's patterns (`TERMS`) are matched as before
     assert read("(s : Finset α)", "s.image f = a", Reading.TERMS) == c("Eq", c("Finset.image", s, f), a)
+
 
 def test_glued_notation_is_read_only_after_terms_that_have_it() -> None:
     def declaration(binders: str, statement: str) -> tuple:

@@ -173,7 +173,6 @@ def test_the_shipped_corrections_say_structure_fields() -> None:
         "If c allows a differential from i to j, then the object of K in degree i is zero."
 
 
-
 def test_the_shipped_corrections_say_whose_property_a_name_ending_in_a_preposition_is() -> None:
     """`ConvexOn 𝕜 s f` takes the set before the function, `IsMaxOn f s a` a point after the
     set: the name's words alone would say "s is convex on f" and "s is maximum on a"."""
@@ -200,6 +199,7 @@ def test_field_notation_puts_its_term_where_lean_does() -> None:
                                                    "(h : t.EqOn f g) : s.image f = s.image g"))
     assert said.text == "For a finite set s of α, a set t of α and functions f and g, if f and g are equal on t, " \
         "then the forward image of s under f equals the forward image of s under g."
+
 
 def test_a_written_name_is_found_in_its_namespaces(lexicon: Lexicon) -> None:
     assert lexicon.find("Prime", ("Nat",))[0] == "Nat.Prime"
