@@ -422,10 +422,20 @@ def _same_type(header: str, a: str, b: str) -> bool:
                for bracket, inner in binder_groups(binders))
 
 
+def explicit_binders(header: str) -> list[tuple[str, str]]:
+    """A header's explicit binders, `(x y : T)` and `(α)` alike, in order: each name with its
+    type as written ("" for none)."""
+    out: list[tuple[str, str]] = []
+    for bracket, inner in binder_groups(header):
+        if bracket == "(":
+            names, colon, written = inner.partition(":")
+            out += [(name, written if colon else "") for name in names.split()]
+    return out
+
+
 def explicit_arguments(header: str) -> list[str]:
-    """The names of a header's explicit binders, `(x y : T)` and `(α)` alike, in order."""
-    return [name for bracket, inner in binder_groups(header) if bracket == "("
-            for name in inner.split(":", 1)[0].split()]
+    """The names of a header's explicit binders, in order (`explicit_binders`)."""
+    return [name for name, _ in explicit_binders(header)]
 
 
 def statement_arguments(s: Statement) -> list[str]:
@@ -436,8 +446,14 @@ def statement_arguments(s: Statement) -> list[str]:
     the right (`from_name`): filled by the arguments a statement writes, extra slots for the
     section's variables would be misread where a statement writes the constant by field notation
     (`s.filter p` is `Finset.filter p s`) or leaves them out (an unfilled slot reads "it")."""
+    return explicit_arguments(_with_variables(s))
+
+
+def _with_variables(s: Statement) -> str:
+    """A record's binders after the section's `variable` binders it takes, as Lean orders its
+    arguments."""
     binders, _ = binders_and_type(s.statement)
-    return explicit_arguments(f"{s.meta.get('variables') or ''} {binders}")
+    return f"{s.meta.get('variables') or ''} {binders}"
 
 
 def optional_arguments(header: str) -> int:
@@ -688,12 +704,7 @@ def receiver_position(s: Statement) -> int:
     if not namespace:
         return 0
     owner = namespace.rsplit(".", 1)[-1]
-    binders, _ = binders_and_type(s.statement)
-    heads: list[str] = []
-    for bracket, inner in binder_groups(f"{s.meta.get('variables') or ''} {binders}"):
-        if bracket == "(":
-            names, colon, written = inner.partition(":")
-            heads += [_type_head(written.strip().lstrip("(")) if colon else ""] * len(names.split())
+    heads = [_type_head(written.strip().lstrip("(")) for _, written in explicit_binders(_with_variables(s))]
     return heads.index(owner) if owner in heads else 0
 
 
