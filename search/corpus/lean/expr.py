@@ -180,10 +180,11 @@ class ParseError(ValueError):
 #: Binder notation of the `NAMES` reading: each reads as its body.
 _NAME_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ", "∑", "∏", "⋃", "⋂", "⨆", "⨅"}
 #: Binder notation of the `TERMS` reading besides `notation.BINDERS`.
-_TERM_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ"}
+#: The words that bind names in a term, besides `notation.BINDERS` (`∑ i ∈ s,`, `∫ x in a..b,`).
+TERM_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ"}
 _QUANTIFIERS = {"∃": "Exists", "∃!": "ExistsUnique", "Σ": "Sigma"}
 #: What can follow binder names as a predicate: `∀ x ∈ s`, `∑ i < n`, `∀ᶠ x in l`.
-_BINDER_PREDICATES = {"∈", "∉", "⊆", "⊂", "<", "≤", ">", "≥", "≠", "∣", "in"}
+BINDER_PREDICATES = {"∈", "∉", "⊆", "⊂", "<", "≤", ">", "≥", "≠", "∣", "in"}
 _STOP = TERM_BRACKETS.closing | {",", ":", ":=", "=>", "↦", "|", "where", "with", "then", "else"}
 #: Keywords that end a term in the `TERMS` reading (`∀ᶠ x in l`, `{x // p x}`, `∫ x in a..b`).
 _TERM_STOP = {"in", "//", "..", "∂"}
@@ -253,7 +254,7 @@ class _Reader:
         self.groups = _TERM_GROUPS if self.terms else TERM_BRACKETS
         self.postfix = {**POSTFIX, **TERM_POSTFIX} if self.terms else POSTFIX
         self.constants = {**CONSTANTS, **TERM_CONSTANTS} if self.terms else CONSTANTS
-        self.binder_words = _TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
+        self.binder_words = TERM_BINDERS | BINDERS.keys() if self.terms else _NAME_BINDERS
         #: The head constant of each bound variable's type, as written (`TERMS`), for `x.foo`;
         #: "" for a type that a variable heads (`x : ↥S`, `x : s`).
         self.types: dict[str, str] = {}
@@ -551,7 +552,7 @@ class _Reader:
                     b.type = self.expr(0)
                     self.remember_types(names, b.type)
                     t = self.peek()
-                if t is not None and t.text in _BINDER_PREDICATES:
+                if t is not None and t.text in BINDER_PREDICATES:
                     self.i += 1
                     b.relation = t.text
                     b.bound = self.expr(51) if t.text != "in" else self.expr(0)

@@ -4,8 +4,9 @@
 neither what `f` and `g` are nor that `M` is a topological monoid: its section declared them
 (`variable {X M : Type*} [TopologicalSpace X] [TopologicalSpace M] [Mul M] [ContinuousMul M]
 {f g : X → M}`). Lean adds to a theorem the variables its header mentions, the variables their
-types mention in turn, and the instance binders all of whose variables are added; the same
-rule, read on text (no elaboration; `omit` and `include` are not followed), gives the binders
+types mention in turn, and the instance binders all of whose variables are added, a name
+the statement binds itself (`∀ a`, `fun a`, `{a | p a}`) not being the section's where it is
+bound (`_FreeNames`); the same rule, read on text (no elaboration; `omit` and `include` are not followed), gives the binders
 the informaliser says as the statement's setting and objects. A definition, structure, class or
 inductive type also takes the variables its body uses: `variable (R : Type*) [CommRing R]`
 then `class Ring.DimensionLEOne : Prop where maximalOfPrime : ∀ {p : Ideal R}, ...` is
@@ -21,7 +22,9 @@ from functools import cached_property
 from typing import Sequence
 
 from search.corpus.lean.decl import binder_groups
-from search.corpus.lean.syntax import BRACKETS
+from search.corpus.lean.expr import BINDER_PREDICATES, TERM_BINDERS
+from search.corpus.lean.notation import BINDERS
+from search.corpus.lean.syntax import BRACKETS, TERM_BRACKETS, Token, group_end, split_name, term_tokens
 
 #: The first part of a name as written (`f` of `f.comp`, `x` of `x.1`, `Nat` of `Nat.succ`).
 _NAME = re.compile(r"(?<![\w.'!?])[^\W\d][\w'!?]*")
@@ -105,6 +108,124 @@ def bound_in(text: str) -> set[str]:
     return {n for groups in _BOUND.findall(text) for group in groups for n in _NAME.findall(group)}
 
 
+_BINDER_WORDS = TERM_BINDERS | BINDERS.keys()
+#: What ends a binder's names and types: the body follows (`∀ x,`, `fun x =>`, `{x | p x}`).
+_BINDER_ENDS = frozenset({",", "=>", "↦"})
+_SET_BUILDER_ENDS = frozenset({"|", "//"})
+
+
+def _binders_end(toks: Sequence[Token], i: int, end: int, ends: frozenset[str]) -> int | None:
+    """Index of the token of `ends` outside brackets that ends the binders starting at token
+    `i`, or None when none does before `end`, before the group they are in closes, or before a
+    `:=` (or, for a set-builder, a `,`: `{a, b}` builds no set)."""
+    depth = 0
+    for j in range(i, end):
+        text = toks[j].text
+        if text in TERM_BRACKETS.opening:
+            depth += 1
+        elif text in TERM_BRACKETS.closing:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and text in ends:
+            return j
+        elif depth == 0 and (text == ":=" or (text == "," and ends is _SET_BUILDER_ENDS)):
+            return None
+    return None
+
+
+class _FreeNames:
+    """A scan of a statement's tokens for the names it mentions outside the scope of its own
+    binders. A binder's names are bound from where it binds them to the close of the bracket
+    group it is written in (or the end), as Lean scopes `∀ x, p x`, `(fun x => f x) y` and
+    `{x | p x}`; a header's binders `(x : α)`, before its colon, bind to the end; `(e : T)`
+    after it ascribes a type and binds nothing."""
+
+    def __init__(self, text: str) -> None:
+        self.toks = term_tokens(text)
+        #: The names bound in each bracket group open at the token being read, outermost first.
+        self.scopes: list[set[str]] = [set()]
+        self.free: set[str] = set()
+        #: The names the header's binders bind.
+        self.header: set[str] = set()
+        colon = _binders_end(self.toks, 0, len(self.toks), frozenset({":"}))
+        self.header = self.bind(0, len(self.toks) if colon is None else colon, bare=False)
+        if colon is not None:
+            self.read(colon + 1, len(self.toks))
+
+    def use(self, k: int) -> None:
+        t = self.toks[k]
+        if t.kind != "ident" or (k and self.toks[k - 1].text == "." and not t.spaced):
+            return
+        name = split_name(t.text)[0]
+        if not any(name in scope for scope in self.scopes):
+            self.free.add(name)
+
+    def group(self, k: int, end: int) -> tuple[int, int]:
+        """Where the bracket group opening at token `k` ends: its closing bracket (or `end`,
+        unclosed), and the index past it."""
+        past = group_end(self.toks, k, stop=end, brackets=TERM_BRACKETS)
+        closed = past > k + 1 and self.toks[past - 1].text == TERM_BRACKETS.opening[self.toks[k].text]
+        return (past - 1 if closed else past), past
+
+    def read(self, i: int, end: int) -> None:
+        """Use the names of tokens `i` to `end`, binding those its binders bind."""
+        toks = self.toks
+        k = i
+        while k < end:
+            text = toks[k].text
+            stop = _binders_end(toks, k + 1, end, _BINDER_ENDS) if text in _BINDER_WORDS else None
+            if stop is not None:
+                self.bind(k + 1, stop, bare=True)
+                k = stop + 1
+            elif text in TERM_BRACKETS.opening:
+                close, past = self.group(k, end)
+                self.scopes.append(set())
+                stop = _binders_end(toks, k + 1, close, _SET_BUILDER_ENDS) if text == "{" else None
+                if stop is not None:
+                    self.bind(k + 1, stop, bare=True)
+                self.read(k + 1 if stop is None else stop + 1, close)
+                self.scopes.pop()
+                k = past
+            else:
+                self.use(k)
+                k += 1
+
+    def bind(self, i: int, end: int, bare: bool) -> set[str]:
+        """Bind the names of the binders in tokens `i` to `end` in the innermost scope, each
+        after the types before it are read (`bare`: names outside brackets too, as after `∀`; in
+        a bracket group, the names before its colon, or all its names but an instance's), and
+        read their types and bounds. Returns the names bound."""
+        toks = self.toks
+        bound: list[str] = []
+        k = i
+        while k < end:
+            text = toks[k].text
+            if text in TERM_BRACKETS.opening:
+                close, past = self.group(k, end)
+                colon = _binders_end(toks, k + 1, close, frozenset({":"}))
+                names = [split_name(t.text)[0] for t in toks[k + 1:close if colon is None else colon]
+                         if t.kind == "ident"] if colon is not None or text != "[" else []
+                if colon is not None:
+                    self.read(colon + 1, close)
+                elif text == "[":
+                    self.read(k + 1, close)
+                bound += names
+                self.scopes[-1].update(names)
+                k = past
+            elif bare and toks[k].kind == "ident":
+                bound.append(split_name(text)[0])
+                k += 1
+            elif text == ":" or text in BINDER_PREDICATES:
+                self.read(k + 1, end)
+                break
+            else:
+                self.use(k)
+                k += 1
+        self.scopes[-1].update(bound)
+        return set(bound)
+
+
 def used_variables(binders: Sequence[VariableBinder], statement: str, body: str = "") -> str:
     """The binders of `binders` (a scope's variables, in order) that a declaration whose binders
     and type are `statement` and whose value, fields or constructors are `body` uses, as Lean
@@ -114,8 +235,11 @@ def used_variables(binders: Sequence[VariableBinder], statement: str, body: str 
     if not binders:
         return ""
     binders = _updated(binders)
-    bound = {n for _, inner in binder_groups(statement) if ":" in inner for n in inner.partition(":")[0].split()}
-    needed = (names_in(statement) | (names_in(body) - bound_in(body))) - bound
+    declared = {n for b in binders for n in b.names}
+    if not (names_in(statement) | names_in(body)) & declared:  # what the scan below would find
+        return ""
+    scan = _FreeNames(statement)
+    needed = scan.free | (names_in(body) - bound_in(body) - scan.header)
     chosen: dict[int, tuple[str, ...]] = {}
     for k in range(len(binders) - 1, -1, -1):
         b = binders[k]
@@ -123,7 +247,6 @@ def used_variables(binders: Sequence[VariableBinder], statement: str, body: str 
         if names and b.bracket != "[":
             chosen[k] = names
             needed = (needed - set(names)) | b.mentions
-    declared = {n for b in binders for n in b.names}
     used = {n for names in chosen.values() for n in names}
     for k, b in enumerate(binders):
         mentioned = b.mentions & declared

@@ -39,6 +39,18 @@ def test_a_later_variable_of_the_same_name_shadows_an_earlier_one() -> None:
     assert used_variables(binders, ": x = x") == "{β : Type*} {x : β}"
 
 
+def test_a_name_the_statement_binds_is_not_the_sections_where_it_is_bound() -> None:
+    binders = variable_binders("{α : Type*} {σ : α → Type*} (a : α) (s : Multiset α) {n : ℕ} {x : ℝ}")
+    # Mathlib's `Multiset.sigma`: every `a` is bound (by a binder's type's `∀`, by `fun`)
+    assert used_variables(binders, "(t : ∀ a, Multiset (σ a)) : s.sigma t = s.bind fun a => (t a).map (Sigma.mk a)") == (
+        "{α : Type*} {σ : α → Type*} (s : Multiset α)")
+    # a binder's scope ends with the brackets it is written in
+    assert used_variables(binders, ": (∀ a, σ a = σ a) ∧ a = a") == "{α : Type*} {σ : α → Type*} (a : α)"
+    assert used_variables(binders, ": {a | a ∈ s} = {a}") == "{α : Type*} (a : α) (s : Multiset α)"
+    # after the header's colon, `(n : ℝ)` ascribes a type and binds nothing; a comment mentions nothing
+    assert used_variables(binders, ": (n : ℝ) ≤ x -- for every a") == "{n : ℕ} {x : ℝ}"
+
+
 def test_an_update_binds_a_variable_anew_in_its_place() -> None:
     # Mathlib's `variable {𝕜 : Type*} ... variable (𝕜)`: `fderiv 𝕜 f x` takes 𝕜 explicitly
     binders = variable_binders("{𝕜 E : Type*} [NormedField 𝕜] {x : E}") + variable_binders("(𝕜) (y)")
