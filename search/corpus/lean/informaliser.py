@@ -149,6 +149,18 @@ class _Speaker:
         #: a function, a proof is no object of the sentence ("the map of f and K", not "the map
         #: of f and hf and K").
         self.proofs: set[str] = set()
+        #: Names the statement binds to propositions and to predicates and relations (`(P : Prop)`,
+        #: `{p : α → Prop}`): `P` and `p a` are propositions, a hypothesis `h : ∀ a, p a` a
+        #: condition ("if for every a, p a").
+        self.predicates: set[str] = set()
+
+    def bind(self, name: str, domain: Expr) -> None:
+        """Remember what the statement binds `name` to, where it tells what `name` can say."""
+        codomain = domain
+        while codomain[0] == "f":
+            codomain = codomain[2]
+        if codomain == ("s", "Prop"):
+            self.predicates.add(name)
 
     # --- constants -------------------------------------------------------------------------
 
@@ -197,6 +209,8 @@ class _Speaker:
         if kind in ("f", "Π"):
             return self.is_proposition(e[2] if kind == "f" else e[3])
         head, _ = unapply(e)
+        if head[0] == "l":
+            return head[1] in self.predicates
         if head[0] != "c":
             return False
         if head[1] in _PROPOSITIONS:
@@ -265,6 +279,7 @@ class _Speaker:
         """`∀ x y, p`: "for all x and y, p"; `∀ x ∈ s, p`: "for every x in s, p"; a hypothesis
         binder (`∀ (h : p), q`): "if p, then q"."""
         _, name, domain, body, _ = e
+        self.bind(name, domain)
         if self.is_proposition(domain):
             self.proofs.add(name)
             return f"if {self.claim(domain)}, then {self.claim(body)}"
@@ -404,8 +419,9 @@ class _Speaker:
             phrase = self.phrase(e[1])
             return phrase.template if phrase is not None and not phrase.slots else words_of(e[1])
         head, args = unapply(e)
-        if head[0] != "c":
-            return " ".join(self.term(x, 100) for x in (head, *args))
+        if head[0] != "c":  # `p (f x)`: an argument that is a variable applied keeps its brackets
+            return " ".join(f"({self.term(x)})" if x[0] == "a" and unapply(x)[0][0] == "l" else self.term(x, 100)
+                            for x in (head, *args))
         name = head[1]
         if name == "OfNat.ofNat" and args and args[-1][0] == "n":
             return args[-1][1]
@@ -487,6 +503,7 @@ class Informaliser:
         e = expr
         while e[0] == "Π" and e[4]:
             _, name, domain, body, bracket = e
+            speaker.bind(name, domain)
             if bracket == "[" and speaker.is_proposition(domain):  # `[Fact p.Prime]`, `[IsDomain R]`
                 conditions.append(speaker.claim(domain))
             elif bracket == "[" and (condition := speaker.class_property(domain)):

@@ -351,6 +351,11 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "For a category C, if C has zero morphisms, then X equals X."),
     (lean("Nat.add_pos", "theorem", "theorem add_pos (h : ∀ f : ℕ → ℕ, Even (f 0)) : Even 2", namespace="Nat"),
      "If for every sequence f of natural numbers, f 0 is even, then 2 is even."),
+    # a variable that is a proposition, a predicate or a relation makes propositions: a hypothesis
+    # on it is a condition, and a variable applied to a variable applied keeps its brackets
+    (lean("Subtype.map_eq", "theorem", "theorem map_eq {P : Prop} {p : α → Prop} {f : α → α} (hP : P) "
+          "(h₁ : ∀ a : α, p a → p (f a)) : P"),
+     "For a predicate p on α and a function f, if P and for every a, if p a, then p (f a), then P."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
