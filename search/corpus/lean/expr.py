@@ -37,10 +37,11 @@ Two readings (`Reading`) share the parser:
 `WORDS` reads as `TERMS` does, with binders that keep their names (`named_pi`, `lam`), and
 says what a reading without types cannot name: `p.1` is `Prod.fst p` (`Subtype.val p` when `p`'s
 type is a variable's, `p : ↥S`), `.ofReal x` is `ofReal x` (its namespace is the expected
-type's), `(↑)` is `notation.COERCION`; all are `VAR` in `TERMS`. It leaves out the structure
+type's), `(↑)` is `notation.COERCION`, `⟨x, hx⟩` is `notation.ANONYMOUS_CONSTRUCTOR` applied to
+`x` and `hx`; all are `VAR` in `TERMS`. It leaves out the structure
 a predicate is taken in (`IsClosed[t] s` is `IsClosed s`).
 
-In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR`, and `fun x => b`
+In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR` (but in `WORDS`), and `fun x => b`
 as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not
 bound reads as a local, as does generalized field notation on a local (`x.foo` is
 `app(const("foo"), x)`).
@@ -57,6 +58,7 @@ from search.corpus.lean.notation import (
     ADJOIN,
     AE,
     ALMOST_EVERYWHERE,
+    ANONYMOUS_CONSTRUCTOR,
     ARROW,
     BINDERS,
     BOUNDED_DOMAINS,
@@ -879,6 +881,8 @@ class _Reader:
                 return self.list_literal(t)
             if t.text in PAIRS:
                 return self.pair(t)
+        if self.words and t.text == "⟨":
+            return self.anonymous(t)
         if t.text in TERM_BRACKETS.opening:
             self.i -= 1
             self.skip_group()
@@ -907,6 +911,15 @@ class _Reader:
             self.i += 1
             return app(const(constants[suffix.text]), inner)
         return app(const(constants[""]), inner)
+
+    def anonymous(self, opener: Token) -> Expr:
+        """`⟨x, hx⟩` (`WORDS`): `notation.ANONYMOUS_CONSTRUCTOR` applied to its components."""
+        parts = [self.expr(0)]
+        while (t := self.peek()) is not None and t.text == ",":
+            self.i += 1
+            parts.append(self.expr(0))
+        self.expect("⟩", opener)
+        return app(const(ANONYMOUS_CONSTRUCTOR), *parts)
 
     def pair(self, opener: Token) -> Expr:
         """`⁅x, y⁆` (`Bracket.bracket x y`), `⟪x, y⟫_𝕜` (`Inner.inner 𝕜 x y`; without `_𝕜` the

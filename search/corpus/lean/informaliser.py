@@ -45,7 +45,7 @@ from search.corpus.lean.lexicon import (
     with_article,
     words_of,
 )
-from search.corpus.lean.notation import AE
+from search.corpus.lean.notation import AE, ANONYMOUS_CONSTRUCTOR
 from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -201,6 +201,19 @@ class _Speaker:
     def is_proof(self, e: Expr) -> bool:
         """Whether `e` is a name the statement binds to a proof of one of its hypotheses."""
         return e[0] == "l" and e[1] in self.proofs
+
+    def builds_proof(self, e: Expr) -> bool:
+        """Whether `e` looks like a proof, by Mathlib's names: a hypothesis (`hx`), a tactic block
+        (`by simp`), a theorem (named in snake case: `mem_of_mem_filter hx`), a fact taken from a
+        proof (`hx.le`, `(h x).trans`), or a hole, which a term's words leave out."""
+        head, args = unapply(e)
+        if e == VAR or head[0] == "l" and (head[1] in self.proofs or HYPOTHESIS.match(head[1])):
+            return True
+        if head[0] != "c":
+            return False
+        last = head[1].rsplit(".", 1)[-1]
+        return last in ("by", "rfl", "trivial") or ("_" in last.strip("_") and last[:1].islower()) \
+            or bool(args) and self.builds_proof(args[0])
 
     # --- propositions ----------------------------------------------------------------------
 
@@ -425,6 +438,11 @@ class _Speaker:
         name = head[1]
         if name == "OfNat.ofNat" and args and args[-1][0] == "n":
             return args[-1][1]
+        if name == ANONYMOUS_CONSTRUCTOR:  # `⟨x, hx⟩` is x, `⟨a, b⟩` the pair (a, b): its proofs left out
+            values = [a for a in args if not self.builds_proof(a)]
+            if len(values) == 1:
+                return self.term(values[0], outer)
+            return f"({', '.join(self.term(a) for a in values)})" if values else "…"
         if name in _ARITHMETIC and len(args) == 2:
             prec, symbol, words, _ = _ARITHMETIC[name]
             left, right = self.term(args[0], prec), self.term(args[1], prec + 1)

@@ -112,6 +112,9 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
 #: What the informaliser's reading makes of `(↑)`: the coercion a statement names, whichever
 #: function it elaborates to (no constant of Lean's).
 COERCION = "coe"
+#: What the informaliser's reading makes of an anonymous constructor `⟨x, hx⟩`: this name applied
+#: to its components (the structure it builds is the expected type's, which no reading knows).
+ANONYMOUS_CONSTRUCTOR = "anonymousConstructor"
 #: The filter of almost every point for a measure.
 AE = "MeasureTheory.ae"
 #: Relations along a filter: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, `f =ᵐ[μ] g` the same

@@ -186,6 +186,16 @@ def test_words_put_the_term_of_field_notation_where_the_constant_takes_it() -> N
     assert read("(s : Finset α)", "s.image f = a", Reading.TERMS) == c("Eq", c("Finset.image", s, f), a)
 
 
+def test_words_read_an_anonymous_constructors_components() -> None:
+    tokens = term_tokens("e ⟨x, hx⟩ = ⟨a, b, by simp⟩")
+    x, hx, a, b = local("x"), local("hx"), local("a"), local("b")
+    anonymous = notation.ANONYMOUS_CONSTRUCTOR
+    assert parse_term(tokens, bound={"e", "x", "hx", "a", "b"}, reading=Reading.WORDS) == \
+        c("Eq", app(local("e"), c(anonymous, x, hx)), c(anonymous, a, b, c("by", const("simp"))))
+    # Loogle's patterns (`TERMS`) know no structure to build: a hole
+    assert parse_term(tokens, bound={"e", "x", "hx", "a", "b"}) == c("Eq", app(local("e"), VAR), VAR)
+
+
 def test_glued_notation_is_read_only_after_terms_that_have_it() -> None:
     def declaration(binders: str, statement: str) -> tuple:
         tree = parse_declaration(term_tokens(binders), term_tokens(statement))

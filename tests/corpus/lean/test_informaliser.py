@@ -356,6 +356,11 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("Subtype.map_eq", "theorem", "theorem map_eq {P : Prop} {p : α → Prop} {f : α → α} (hP : P) "
           "(h₁ : ∀ a : α, p a → p (f a)) : P"),
      "For a predicate p on α and a function f, if P and for every a, if p a, then p (f a), then P."),
+    # an anonymous constructor is the value it builds, its proofs left out
+    (lean("SimplexCategory.δ_comp_δ", "theorem", "theorem δ_comp_δ (i j : ℕ) (hi : i < n) (hj : j < n) : "
+          "δ ⟨i, hi⟩ ≫ δ ⟨j + 1, by lia⟩ = δ ⟨j, hj.le⟩ ≫ ⟨i, j, lt_of_le hi⟩"),
+     "For natural numbers i and j, if i is less than n and j is less than n, then δ i followed by δ (j + 1) "
+     "equals δ j followed by (i, j)."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
