@@ -685,7 +685,8 @@ class _Reader:
             if t.text in self.postfix and not (self.terms and self.glued_symbol(_GLUED_OPERATORS)):
                 self.i += 1
                 e = app(const(self.postfix[t.text]), e)
-            elif self.terms and t.text == "!" and t.spaced and not self.glued_next():
+            elif self.terms and t.text == "!" and (t.spaced or self.toks[self.i - 1].text == ")") \
+                    and not self.glued_next():  # `n !`, `(n - 1)!`
                 self.i += 1
                 e = app(const("Nat.factorial"), e)
             elif t.text == "." and not t.spaced and (f := self.peek(1)) is not None and f.kind == "ident" \

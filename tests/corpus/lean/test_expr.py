@@ -113,6 +113,9 @@ two = c("OfNat.ofNat", literal("2"))
         ("⨁ x, f x", c("DirectSum", app(f, x))),
         ("⨁ (x : s) (y : s), f x", c("DirectSum", c("DirectSum", app(f, x)))),
         ("⨁ x : s, f x", c("DirectSum", app(f, x))),
+        # the factorial, spaced after a term, glued after a parenthesis
+        ("x ! = (x - 1)! * x", c("Eq", c("Nat.factorial", x),
+                                 c("HMul.hMul", c("Nat.factorial", c("HSub.hSub", x, c("OfNat.ofNat", literal("1")))), x))),
         # an argument given by its name is not one in order
         ("f (y := x) x", app(f, x)),
         ("f (y := x).foo", c("foo", f)),
