@@ -154,8 +154,11 @@ class _FreeNames:
             self.read(colon + 1, len(self.toks))
 
     def use(self, k: int) -> None:
+        """Use the name token `k` writes, unless it names a field (`x.foo`), a named argument or
+        a structure instance's field (`f (n := 1)`, `{ toFun := f }`)."""
         t = self.toks[k]
-        if t.kind != "ident" or (k and self.toks[k - 1].text == "." and not t.spaced):
+        if t.kind != "ident" or (k and self.toks[k - 1].text == "." and not t.spaced) \
+                or (k + 1 < len(self.toks) and self.toks[k + 1].text == ":="):
             return
         name = split_name(t.text)[0]
         if not any(name in scope for scope in self.scopes):
@@ -176,7 +179,11 @@ class _FreeNames:
             text = toks[k].text
             stop = _binders_end(toks, k + 1, end, _BINDER_ENDS) if text in _BINDER_WORDS else None
             if stop is not None:
-                self.bind(k + 1, stop, bare=True)
+                start = k + 1
+                while start < stop and toks[start].kind == "other" and not toks[start].spaced \
+                        and toks[start].text not in TERM_BRACKETS.opening:
+                    start += 1  # the mark glued to the binder (`∀ᵐ x ∂μ,`)
+                self.bind(start, stop, bare=True)
                 k = stop + 1
             elif text in TERM_BRACKETS.opening:
                 close, past = self.group(k, end)
@@ -193,11 +200,13 @@ class _FreeNames:
 
     def bind(self, i: int, end: int, bare: bool) -> set[str]:
         """Bind the names of the binders in tokens `i` to `end` in the innermost scope, each
-        after the types before it are read (`bare`: names outside brackets too, as after `∀`; in
+        after the types before it are read (`bare`: names outside brackets too, as after `∀`, up
+        to the first other word; in
         a bracket group, the names before its colon, or all its names but an instance's), and
         read their types and bounds. Returns the names bound."""
         toks = self.toks
         bound: list[str] = []
+        naming = bare
         k = i
         while k < end:
             text = toks[k].text
@@ -206,20 +215,21 @@ class _FreeNames:
                 colon = _binders_end(toks, k + 1, close, frozenset({":"}))
                 names = [split_name(t.text)[0] for t in toks[k + 1:close if colon is None else colon]
                          if t.kind == "ident"] if colon is not None or text != "[" else []
-                if colon is not None:
-                    self.read(colon + 1, close)
-                elif text == "[":
-                    self.read(k + 1, close)
+                if colon is not None or text == "[":  # the type, in a scope of its own
+                    self.scopes.append(set())
+                    self.read(k + 1 if colon is None else colon + 1, close)
+                    self.scopes.pop()
                 bound += names
                 self.scopes[-1].update(names)
                 k = past
-            elif bare and toks[k].kind == "ident":
+            elif naming and toks[k].kind == "ident":
                 bound.append(split_name(text)[0])
                 k += 1
             elif text == ":" or text in BINDER_PREDICATES:
                 self.read(k + 1, end)
                 break
-            else:
+            else:  # the names end where other words begin (`∀ᵐ x ∂μ,`: μ is no name bound)
+                naming = False
                 self.use(k)
                 k += 1
         self.scopes[-1].update(bound)

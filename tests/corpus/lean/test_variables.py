@@ -49,6 +49,11 @@ def test_a_name_the_statement_binds_is_not_the_sections_where_it_is_bound() -> N
     assert used_variables(binders, ": {a | a ∈ s} = {a}") == "{α : Type*} (a : α) (s : Multiset α)"
     # after the header's colon, `(n : ℝ)` ascribes a type and binds nothing; a comment mentions nothing
     assert used_variables(binders, ": (n : ℝ) ≤ x -- for every a") == "{n : ℕ} {x : ℝ}"
+    # a header's `{n}` binds n; a named argument `(n := 1)` mentions no n
+    assert used_variables(binders, "{n} (h : n = n) : f (n := 1) x = x") == "{x : ℝ}"
+    # the names a binder binds end where other words begin: `∂μ` is no name `∀ᵐ` binds
+    binders = variable_binders("{μ : Measure ℝ} {x : ℝ}")
+    assert used_variables(binders, "(h : ∀ᵐ x ∂μ, x = 0) : x = 0") == "{μ : Measure ℝ} {x : ℝ}"
 
 
 def test_an_update_binds_a_variable_anew_in_its_place() -> None:
