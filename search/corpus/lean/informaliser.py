@@ -185,6 +185,7 @@ class _Speaker:
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
         for k, arg in enumerate(used):
+            arg = self.built(arg)
             slot = "{%d}" % k
             written = re.escape(slot)
             listed = re.search(f" and {written}|{written} and ", out) if self.is_proof(arg) or arg == VAR else None
@@ -202,10 +203,22 @@ class _Speaker:
         """Whether `e` is a name the statement binds to a proof of one of its hypotheses."""
         return e[0] == "l" and e[1] in self.proofs
 
+    def built(self, e: Expr) -> Expr:
+        """An anonymous constructor as the value it builds: its one component that is no proof
+        (`⟨x, hx⟩` is x), a hole when all are (`⟨_, h⟩`, which `fill` leaves out), else itself
+        (`⟨a, b⟩`, said as a tuple)."""
+        head, args = unapply(e)
+        if head != ("c", ANONYMOUS_CONSTRUCTOR):
+            return e
+        values = [a for a in args if not self.builds_proof(a)]
+        return (VAR if not values else self.built(values[0])) if len(values) < 2 else e
+
     def builds_proof(self, e: Expr) -> bool:
         """Whether `e` looks like a proof, by Mathlib's names: a hypothesis (`hx`), a tactic block
         (`by simp`), a theorem (named in snake case: `mem_of_mem_filter hx`), a fact taken from a
         proof (`hx.le`, `(h x).trans`), or a hole, which a term's words leave out."""
+        if e[0] == "λ":
+            return self.builds_proof(e[2])
         head, args = unapply(e)
         if e == VAR or head[0] == "l" and (head[1] in self.proofs or HYPOTHESIS.match(head[1])):
             return True
@@ -279,6 +292,12 @@ class _Speaker:
             if phrase is not None and phrase.role == "predicate":
                 return self.fill(phrase, args, self.term if name in _FORMULA_RELATIONS else self.noun)
         return self.term(e)
+
+    def argument(self, e: Expr) -> str:
+        """An argument of a variable applied: one of several words in brackets (`p (f x)`: "p
+        (f x)", `p (choose h)`: "p (the choose of h)")."""
+        said = self.term(self.built(e), 100)
+        return f"({said})" if " " in said and not said.startswith("(") and e[0] == "a" else said
 
     def noun(self, e: Expr) -> str:
         """A term that a phrase speaks of: arithmetic named in words ("the sum of a and b")."""
@@ -432,17 +451,15 @@ class _Speaker:
             phrase = self.phrase(e[1])
             return phrase.template if phrase is not None and not phrase.slots else words_of(e[1])
         head, args = unapply(e)
-        if head[0] != "c":  # `p (f x)`: an argument that is a variable applied keeps its brackets
-            return " ".join(f"({self.term(x)})" if x[0] == "a" and unapply(x)[0][0] == "l" else self.term(x, 100)
-                            for x in (head, *args))
+        if head[0] != "c":
+            return " ".join((self.term(head, 100), *(self.argument(x) for x in args)))
         name = head[1]
         if name == "OfNat.ofNat" and args and args[-1][0] == "n":
             return args[-1][1]
         if name == ANONYMOUS_CONSTRUCTOR:  # `⟨x, hx⟩` is x, `⟨a, b⟩` the pair (a, b): its proofs left out
-            values = [a for a in args if not self.builds_proof(a)]
-            if len(values) == 1:
-                return self.term(values[0], outer)
-            return f"({', '.join(self.term(a) for a in values)})" if values else "…"
+            if (value := self.built(e)) is not e:
+                return self.term(value, outer)
+            return f"({', '.join(self.term(a) for a in args if not self.builds_proof(a))})"
         if name in _ARITHMETIC and len(args) == 2:
             prec, symbol, words, _ = _ARITHMETIC[name]
             left, right = self.term(args[0], prec), self.term(args[1], prec + 1)
@@ -602,6 +619,8 @@ class Informaliser:
         subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
         value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS,
                            receivers=self.lexicon.receivers) if s.meta.get("value") else VAR
+        if unapply(value)[0] == ("c", ANONYMOUS_CONSTRUCTOR):  # `:= ⟨-P.x, ...⟩`: its type says more
+            value = VAR
         if own is not None and own.role == "predicate":
             return f"{subject} when {speaker.claim(value)}" if value != VAR and speaker.is_proposition(value) else subject
         if value != VAR:

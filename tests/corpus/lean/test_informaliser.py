@@ -361,6 +361,12 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "δ ⟨i, hi⟩ ≫ δ ⟨j + 1, by lia⟩ = δ ⟨j, hj.le⟩ ≫ ⟨i, j, lt_of_le hi⟩"),
      "For natural numbers i and j, if i is less than n and j is less than n, then δ i followed by δ (j + 1) "
      "equals δ j followed by (i, j)."),
+    # one of proofs only is a hole, left out of a list of arguments; a variable's argument of several words
+    # is in brackets
+    (lean("Compacts.lift_proofs", "theorem", "theorem lift_proofs {p : ℕ → Prop} (h : ∃ n, p n) : "
+          "p (Nat.find h) ∧ Compacts.lift K ⟨_, fun _ => h.le⟩ = K"),
+     "For a predicate p on natural number, if there is n such that p n, then p (find of h) and the lift of K "
+     "equals K."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
