@@ -6,8 +6,8 @@ neither what `f` and `g` are nor that `M` is a topological monoid: its section d
 {f g : X → M}`). Lean adds to a theorem the variables its header mentions, the variables their
 types mention in turn, and the instance binders all of whose variables are added, a name
 the statement binds itself (`∀ a`, `fun a`, `{a | p a}`) not being the section's where it is
-bound (`_FreeNames`); the same rule, read on text (no elaboration; `omit` and `include` are not followed), gives the binders
-the informaliser says as the statement's setting and objects. A definition, structure, class or
+bound (`_FreeNames`); the same rule, read on text (no elaboration; `omit` and `include` are not
+followed), gives the binders the informaliser says as the statement's setting and objects. A definition, structure, class or
 inductive type also takes the variables its body uses: `variable (R : Type*) [CommRing R]`
 then `class Ring.DimensionLEOne : Prop where maximalOfPrime : ∀ {p : Ideal R}, ...` is
 `Ring.DimensionLEOne R` (`Mathlib/RingTheory/DedekindDomain/Basic.lean`); a theorem takes only
@@ -146,9 +146,8 @@ class _FreeNames:
         #: The names bound in each bracket group open at the token being read, outermost first.
         self.scopes: list[set[str]] = [set()]
         self.free: set[str] = set()
-        #: The names the header's binders bind.
-        self.header: set[str] = set()
         colon = _binders_end(self.toks, 0, len(self.toks), frozenset({":"}))
+        #: The names the header's binders bind.
         self.header = self.bind(0, len(self.toks) if colon is None else colon, bare=False)
         if colon is not None:
             self.read(colon + 1, len(self.toks))
@@ -200,10 +199,9 @@ class _FreeNames:
 
     def bind(self, i: int, end: int, bare: bool) -> set[str]:
         """Bind the names of the binders in tokens `i` to `end` in the innermost scope, each
-        after the types before it are read (`bare`: names outside brackets too, as after `∀`, up
-        to the first other word; in
-        a bracket group, the names before its colon, or all its names but an instance's), and
-        read their types and bounds. Returns the names bound."""
+        after the types before it are read, and read their types and bounds; return the names
+        bound. `bare`: names outside brackets bind too, as after `∀`, up to the first other word;
+        in a bracket group, the names before its colon do, or all its names but an instance's."""
         toks = self.toks
         bound: list[str] = []
         naming = bare
@@ -249,6 +247,7 @@ def used_variables(binders: Sequence[VariableBinder], statement: str, body: str 
     if not (names_in(statement) | names_in(body)) & declared:  # what the scan below would find
         return ""
     scan = _FreeNames(statement)
+    # a body's own binders are read by `bound_in`, which takes a constructor's `(a : α)` for one
     needed = scan.free | (names_in(body) - bound_in(body) - scan.header)
     chosen: dict[int, tuple[str, ...]] = {}
     for k in range(len(binders) - 1, -1, -1):
