@@ -38,11 +38,11 @@ Two readings (`Reading`) share the parser:
 says what a reading without types cannot name: `p.1` is `Prod.fst p` (`Subtype.val p` when `p`'s
 type is a variable's, `p : ↥S`), `.ofReal x` is `ofReal x` (its namespace is the expected
 type's), `(↑)` is `notation.COERCION`, `⟨x, hx⟩` is `notation.ANONYMOUS_CONSTRUCTOR` applied to
-`x` and `hx`; all are `VAR` in `TERMS`. It leaves out the structure
-a predicate is taken in (`IsClosed[t] s` is `IsClosed s`).
+`x` and `hx`; all are `VAR` in `TERMS`. It leaves out the structure a predicate is taken in
+(`IsClosed[t] s` is `IsClosed s`).
 
-In every reading, `(e : T)` reads as `e` and anonymous constructors as `VAR` (but in `WORDS`), and `fun x => b`
-as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not
+In every reading, `(e : T)` reads as `e`, anonymous constructors as `VAR` but in `WORDS`, and
+`fun x => b` as `b` except in `WORDS`; a name that looks like a variable (`R`, `M₁`, `α'`, `𝕜`) and is not
 bound reads as a local, as does generalized field notation on a local (`x.foo` is
 `app(const("foo"), x)`).
 """
@@ -181,8 +181,8 @@ class ParseError(ValueError):
 
 #: Binder notation of the `NAMES` reading: each reads as its body.
 _NAME_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ", "∑", "∏", "⋃", "⋂", "⨆", "⨅"}
-#: Binder notation of the `TERMS` reading besides `notation.BINDERS`.
-#: The words that bind names in a term, besides `notation.BINDERS` (`∑ i ∈ s,`, `∫ x in a..b,`).
+#: Binder notation of the `TERMS` reading besides `notation.BINDERS` (`∑ i ∈ s,`, `∫ x in a..b,`):
+#: with them, the words that bind names in a term.
 TERM_BINDERS = {"fun", "λ", "∀", "Π", "∃", "∃!", "Σ"}
 _QUANTIFIERS = {"∃": "Exists", "∃!": "ExistsUnique", "Σ": "Sigma"}
 #: What can follow binder names as a predicate: `∀ x ∈ s`, `∑ i < n`, `∀ᶠ x in l`.

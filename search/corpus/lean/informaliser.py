@@ -15,7 +15,9 @@ prime number, then 2 is at most p." The statement is read by the project's own t
 * a constant is said by its phrase in the lexicon (`lexicon`): a predicate of its arguments
   ("s is compact"), a function as a noun phrase ("the derivative of f at the point x");
   quantifiers, connectives, set-builder and big operators have their own words; arithmetic
-  stays in its ASCII symbols;
+  stays in its ASCII symbols; a variable that is a proposition or a predicate makes
+  propositions (`h : ∀ a, p a`: "if for every a, p a"), and an anonymous constructor is the
+  value it builds (`⟨x, hx⟩`: "x"), its proofs told by Mathlib's names and left out;
 * a definition is said by what its value is, a structure or class by its parents and
   fields, an instance by the class it makes its type a member of.
 
