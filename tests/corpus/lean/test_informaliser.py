@@ -367,6 +367,11 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "p (Nat.find h) ∧ Compacts.lift K ⟨_, fun _ => h.le⟩ = K"),
      "For a predicate p on natural number, if there is n such that p n, then p (find of h) and the lift of K "
      "equals K."),
+    # the factorial, Wilson's theorem
+    (lean("ZMod.wilsons_lemma", "theorem", "theorem wilsons_lemma (n : ℕ) (hp : Nat.Prime n) : "
+          "((n - 1)! : ZMod n) = -1 ∧ n ! ≤ n ^ n"),
+     "For a natural number n, if n is a prime number, then the factorial of the difference of n and 1 equals -1 "
+     "and the factorial of n is at most n ^ n."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
