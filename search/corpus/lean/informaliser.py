@@ -212,8 +212,12 @@ class _Speaker:
         head, args = unapply(e)
         if head != ("c", ANONYMOUS_CONSTRUCTOR):
             return e
-        values = [a for a in args if not self.builds_proof(a)]
+        values = self.values(args)
         return (VAR if not values else self.built(values[0])) if len(values) < 2 else e
+
+    def values(self, components: list[Expr]) -> list[Expr]:
+        """The components of an anonymous constructor that are no proofs."""
+        return [c for c in components if not self.builds_proof(c)]
 
     def builds_proof(self, e: Expr) -> bool:
         """Whether `e` looks like a proof, by Mathlib's names: a hypothesis (`hx`), a tactic block
@@ -461,7 +465,7 @@ class _Speaker:
         if name == ANONYMOUS_CONSTRUCTOR:  # `⟨x, hx⟩` is x, `⟨a, b⟩` the pair (a, b): its proofs left out
             if (value := self.built(e)) is not e:
                 return self.term(value, outer)
-            return f"({', '.join(self.term(a) for a in args if not self.builds_proof(a))})"
+            return f"({', '.join(self.term(a) for a in self.values(args))})"
         if name in _ARITHMETIC and len(args) == 2:
             prec, symbol, words, _ = _ARITHMETIC[name]
             left, right = self.term(args[0], prec), self.term(args[1], prec + 1)

@@ -24,7 +24,15 @@ from typing import Sequence
 from search.corpus.lean.decl import binder_groups
 from search.corpus.lean.expr import BINDER_PREDICATES, TERM_BINDERS
 from search.corpus.lean.notation import BINDERS
-from search.corpus.lean.syntax import BRACKETS, TERM_BRACKETS, Token, group_end, split_name, term_tokens
+from search.corpus.lean.syntax import (
+    BRACKETS,
+    TERM_BRACKETS,
+    Token,
+    find_top_level,
+    group_end,
+    split_name,
+    term_tokens,
+)
 
 #: The first part of a name as written (`f` of `f.comp`, `x` of `x.1`, `Nat` of `Nat.succ`).
 _NAME = re.compile(r"(?<![\w.'!?])[^\W\d][\w'!?]*")
@@ -118,20 +126,9 @@ def _binders_end(toks: Sequence[Token], i: int, end: int, ends: frozenset[str]) 
     """Index of the token of `ends` outside brackets that ends the binders starting at token
     `i`, or None when none does before `end`, before the group they are in closes, or before a
     `:=` (or, for a set-builder, a `,`: `{a, b}` builds no set)."""
-    depth = 0
-    for j in range(i, end):
-        text = toks[j].text
-        if text in TERM_BRACKETS.opening:
-            depth += 1
-        elif text in TERM_BRACKETS.closing:
-            depth -= 1
-            if depth < 0:
-                return None
-        elif depth == 0 and text in ends:
-            return j
-        elif depth == 0 and (text == ":=" or (text == "," and ends is _SET_BUILDER_ENDS)):
-            return None
-    return None
+    stops = ends | TERM_BRACKETS.closing | {":="} | ({","} if ends is _SET_BUILDER_ENDS else set())
+    j = find_top_level(toks, i, end, stops, TERM_BRACKETS)
+    return j if j < end and toks[j].text in ends else None
 
 
 class _FreeNames:
