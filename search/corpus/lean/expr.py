@@ -65,6 +65,9 @@ from search.corpus.lean.notation import (
     BRACKET_INFIX,
     BRACKET_PRECEDENCE,
     COERCION,
+    CONGRUENCE,
+    CONGRUENCE_PRECEDENCE,
+    CONGRUENCES,
     CONSTANTS,
     DECORATED_INFIX,
     ENCLOSING,
@@ -100,6 +103,9 @@ from search.corpus.lean.syntax import TERM_BRACKETS, Brackets, Token, group_end,
 
 Expr = tuple
 VAR: Expr = ("v",)
+#: `WORDS`: what the reader could not read (unknown notation, tokens left after a statement): said
+#: "…" and never left out, where a `VAR` hole may be (`TERMS` reads it as `VAR`, a pattern's wildcard).
+UNREAD: Expr = ("v", "unread")
 
 
 def const(name: str) -> Expr:
@@ -252,6 +258,8 @@ class _Reader:
         #: statement in words (search/corpus/lean/informal).
         self.words = reading is Reading.WORDS
         self.strict = strict
+        #: What a term the reader cannot read is (`unread`).
+        self.unknown = UNREAD if self.words else VAR
         self.infix = {**INFIX, **TERM_INFIX} if self.terms else INFIX
         self.groups = _TERM_GROUPS if self.terms else TERM_BRACKETS
         self.postfix = {**POSTFIX, **TERM_POSTFIX} if self.terms else POSTFIX
@@ -277,6 +285,12 @@ class _Reader:
         """In a strict reader, stop with `message` at `token` (the current one by default)."""
         if self.strict:
             raise ParseError(message, token if token is not None else self.peek())
+
+    def unread(self, message: str, token: Token | None = None) -> Expr:
+        """What stands for a term the reader cannot read: `fail`, then `UNREAD` in `WORDS`,
+        `VAR` otherwise."""
+        self.fail(message, token)
+        return self.unknown
 
     def expect(self, text: str, opener: Token | None = None) -> None:
         """Step over `text`, which must come next (in a strict reader)."""
@@ -314,6 +328,9 @@ class _Reader:
                 self.i += width
                 left = app(const(head), left, self.expr(prec if right_assoc else prec + 1))
                 continue
+            if self.terms and t.text == CONGRUENCE and min_prec <= CONGRUENCE_PRECEDENCE:
+                left = self.congruence(left)
+                continue
             if t.text in ("<|", "|>") and min_prec <= 10:
                 self.i += 1
                 right = self.expr(10)
@@ -326,18 +343,36 @@ class _Reader:
             self.i += 1
             nxt = self.peek()
             if nxt is None or (nxt.text in _STOP and not (self.terms and self.opens_enclosure())):
-                self.fail(f"'{t.text}' needs a term on its right", t)
-                return VAR  # postfix use of an operator symbol: notation such as `β*`
+                return self.unread(f"'{t.text}' needs a term on its right", t)  # postfix use: `β*`
             if self.decorated(nxt, prec):
                 # A decorated arrow such as `α →ₛ β` or `G ≃+c[a, b] H`: unknown notation.
-                self.fail(f"unknown notation '{t.text}{nxt.text}'", t)
+                left = self.unread(f"unknown notation '{t.text}{nxt.text}'", t)
                 self.skip_glued()
                 self.expr(prec if right_assoc else prec + 1)
-                left = VAR
                 continue
             right = self.expr(prec if right_assoc else prec + 1)
             left = self.binary(t.text, head, left, right)
         return left
+
+    def congruence(self, left: Expr) -> Expr:
+        """`a ≡ b [MOD n]` (`notation.CONGRUENCES`), the current token being `≡`: the relation
+        applied to the modulus and both sides; unknown without a bracket the table names."""
+        symbol = self.peek()
+        self.i += 1
+        right = self.expr(CONGRUENCE_PRECEDENCE + 1)
+        if not self.modulus_next():
+            return self.unread(f"'{CONGRUENCE}' needs a modulus such as '[MOD n]'", symbol)
+        opener, word = self.peek(), self.peek(1)
+        self.i += 2
+        modulus = self.expr(0)
+        self.expect("]", opener)
+        return app(const(CONGRUENCES[word.text]), modulus, left, right)
+
+    def modulus_next(self) -> bool:
+        """Whether `[MOD n]`, `[ZMOD n]`, ... comes next: a congruence's modulus, no argument."""
+        t, word = self.peek(), self.peek(1)
+        return t is not None and t.text == "[" and word is not None and word.text in CONGRUENCES \
+            and not word.spaced
 
     def bracketed(self, left: Expr, width: int, name: str, via: str, right_prec: int) -> Expr:
         """`M →ₗ[R] N`, `f =ᵐ[μ] g` (the notation `width` tokens long): the constant applied to the
@@ -391,8 +426,7 @@ class _Reader:
     def prefix(self) -> Expr:
         t = self.peek()
         if t is None:
-            self.fail("expected a term at the end")
-            return VAR
+            return self.unread("expected a term at the end")
         if self.terms and (symbol := self.glued_symbol(ALMOST_EVERYWHERE)):
             return self.almost_everywhere(*symbol)
         if t.text in self.binder_words and not (self.terms and self.glued_symbol(GLUED_CONSTANTS)) and self.binds():
@@ -636,6 +670,8 @@ class _Reader:
 
     def starts_atom(self, t: Token) -> bool:
         if self.terms:
+            if self.modulus_next():
+                return False
             if self.opens_enclosure() or (t.text == "#" and self.glued_next()) or self.glued_symbol(GLUED_BRACKETS):
                 return True
             if t.text in _TERM_STOP:
@@ -724,9 +760,8 @@ class _Reader:
             elif not t.spaced and t.kind != "ident" and t.text not in _GLUED_OK \
                     and not (self.terms and self.closes_enclosure(t)):
                 # Unknown notation glued to the atom (`R≥0`, `X[S⁻¹]`, `x.1`): unnameable.
-                self.fail(f"unknown notation '{t.text}' after a term", t)
+                e = self.unread(f"unknown notation '{t.text}' after a term", t)
                 self.skip_glued()
-                e = VAR
             else:
                 return e
         return e
@@ -769,15 +804,14 @@ class _Reader:
         return inner
 
     def shifted(self, e: Expr) -> Expr:
-        """`X⟦n⟧`, `f⟦n⟧'` (`notation.SHIFT`), the current token being `⟦`; unknown (`VAR`) when
+        """`X⟦n⟧`, `f⟦n⟧'` (`notation.SHIFT`), the current token being `⟦`; unknown (`unread`) when
         the shift is a type (`R⟦Γ⟧`)."""
         opener = self.peek()
         shift = self.enclosed_term("a term")
         if shift is None:
-            return VAR
+            return self.unknown
         if self.is_type(shift):
-            self.fail("unknown notation '⟦' after a term, enclosing a type", opener)
-            return VAR
+            return self.unread("unknown notation '⟦' after a term, enclosing a type", opener)
         if (mark := self.peek()) is not None and not mark.spaced and mark.text == "'":
             self.i += 1
         return app(const(SHIFT), VAR, shift, e)
@@ -789,19 +823,19 @@ class _Reader:
         return self.toks[end - 1].text == "]" and last.text == "⁻¹" and not last.spaced
 
     def localized(self, e: Expr) -> Expr:
-        """`R[S⁻¹]` (`notation.ORE_LOCALIZATION`), the current token being `[`; unknown (`VAR`)
+        """`R[S⁻¹]` (`notation.ORE_LOCALIZATION`), the current token being `[`; unknown (`unread`)
         when the bracket encloses more than `S⁻¹` (`R[T;T⁻¹]`)."""
         inverse = self.enclosed_term("a term")
         if inverse is None or inverse[:2] != ("a", const(POSTFIX["⁻¹"])):
-            return VAR
+            return self.unknown
         return app(const(ORE_LOCALIZATION), inverse[2], e)
 
     def indexed(self, e: Expr) -> Expr:
         """`xs[i]`, `xs[i]?`, `xs[i]!` (`notation.INDEXED`), the current token being `[`; unknown
-        (`VAR`) for a slice (`as[i:j]`)."""
+        (`unread`) for a slice (`as[i:j]`)."""
         index = self.enclosed_term("a collection")
         if index is None:
-            return VAR
+            return self.unknown
         mark = self.peek()
         if mark is not None and not mark.spaced and mark.text in ("?", "!") and not self.glued_next():
             self.i += 1
@@ -839,8 +873,7 @@ class _Reader:
     def atom_core(self) -> Expr:
         t = self.peek()
         if t is None:
-            self.fail("expected a term at the end")
-            return VAR
+            return self.unread("expected a term at the end")
         if self.terms:
             if self.opens_enclosure():
                 return self.enclosed()
@@ -884,10 +917,10 @@ class _Reader:
                 return self.pair(t)
         if self.words and t.text == "⟨":
             return self.anonymous(t)
-        if t.text in TERM_BRACKETS.opening:
+        if t.text in TERM_BRACKETS.opening:  # `⟦x⟧`; an anonymous constructor but in `WORDS`
             self.i -= 1
             self.skip_group()
-            return VAR
+            return self.unknown
         if t.kind == "ident":
             return self.identifier(t.text)
         if self.words and t.text == "." and (f := self.peek()) is not None and f.kind == "ident" and not f.spaced:
@@ -896,7 +929,7 @@ class _Reader:
             self.i += 1
             return const(f.text)
         if t.kind not in ("string",) and t.text not in ("?_", "·"):
-            self.fail(f"unknown notation '{t.text}'", t)
+            return self.unread(f"unknown notation '{t.text}'", t)
         return VAR
 
     def enclosed(self) -> Expr:
@@ -970,8 +1003,7 @@ class _Reader:
             e = app(const("Prod.mk"), e, self.paren(opener))
             return e
         if t is not None and t.text not in (")", ":"):
-            self.fail(f"expected ')' to close '(', found '{t.text}'", t)
-            e = VAR
+            e = self.unread(f"expected ')' to close '(', found '{t.text}'", t)
         elif t is None:
             self.fail("'(' is not closed", opener)
         self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
@@ -991,9 +1023,8 @@ class _Reader:
             bindings = self.bindings(bare=True, stop=("|", "//"))
             separator = self.peek()
             if separator is None or separator.text not in ("|", "//"):
-                self.fail("expected '|' in a set-builder", separator or opener)
                 self.i = end
-                return VAR
+                return self.unread("expected '|' in a set-builder", separator or opener)
             self.i += 1
             body = self.expr(0)
             self.expect("}", opener)
@@ -1119,6 +1150,8 @@ class _Reader:
             self.i += 1
         self.i += 1
         body = self.expr(0) if self.peek() is not None else VAR
+        if self.words and (t := self.peek()) is not None:  # `a ~ᵤ b`: what follows is not read
+            body = self.unread(f"unknown notation '{t.text}'", t)
         for b in reversed(bindings):
             for name in reversed(b.names):
                 body = named_pi(name, b.type or VAR, body, b.bracket) if self.words else pi(b.type or VAR, body)

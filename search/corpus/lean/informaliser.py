@@ -34,7 +34,7 @@ from multiprocessing import get_context
 from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
-from search.corpus.lean.expr import VAR, Expr, Reading, parse_declaration, parse_term, unapply
+from search.corpus.lean.expr import UNREAD, VAR, Expr, Reading, parse_declaration, parse_term, unapply
 from search.corpus.lean.lexicon import (
     HYPOTHESIS,
     Lexicon,
@@ -569,7 +569,7 @@ class Informaliser:
             conditions.append(speaker.claim(e[1]))
             e = e[2]
         main = self._main(s, e, speaker)
-        if not main:
+        if not main or main == speaker.term(UNREAD) and not conditions and not settings + objects:
             return ""
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
@@ -597,6 +597,8 @@ class Informaliser:
             return self._definition(s, e, speaker)
         if e == VAR:
             return ""
+        if e == UNREAD:  # its setting and hypotheses said, its conclusion not read
+            return speaker.term(e)
         if speaker.is_proposition(e):
             return speaker.claim(e)
         return speaker.guessed_claim(e) if s.kind in ("theorem", "lemma") else ""
@@ -625,8 +627,8 @@ class Informaliser:
         subject = speaker.fill(own, args, speaker.term) if own is not None else words_of(s.name)
         value = parse_term(term_tokens(str(s.meta["value"])), reading=Reading.WORDS,
                            receivers=self.lexicon.receivers) if s.meta.get("value") else VAR
-        if unapply(value)[0] == ("c", ANONYMOUS_CONSTRUCTOR):  # `:= ⟨-P.x, ...⟩`: its type says more
-            value = VAR
+        if value == UNREAD or unapply(value)[0] == ("c", ANONYMOUS_CONSTRUCTOR):
+            value = VAR  # a value not read, or `:= ⟨-P.x, ...⟩`: its type says more
         if own is not None and own.role == "predicate":
             return f"{subject} when {speaker.claim(value)}" if value != VAR and speaker.is_proposition(value) else subject
         if value != VAR:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from search.corpus.lean.decl import binder_groups
-from search.corpus.lean.notation import COERCION
+from search.corpus.lean.notation import COERCION, CONGRUENCES
 from search.record import Statement
 from search.text.lean_text import binders_and_type, split_identifier
 
@@ -169,6 +169,9 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "Asymptotics.IsLittleO": _p("{1} is little o of {2} along {0}", "predicate"),
     "Asymptotics.IsBigO": _p("{1} is big O of {2} along {0}", "predicate"),
     "Asymptotics.IsTheta": _p("{1} is big Theta of {2} along {0}", "predicate"),
+    **dict.fromkeys(CONGRUENCES.values(), _p("{1} is congruent to {2} modulo {0}", "predicate")),
+    "CategoryTheory.Iso.trans": _p("{0} followed by {1}"), "Associated": _p("{0} and {1} are associated", "predicate"),
+    "HEq": _p("{0} equals {1}", "predicate"), "Specializes": _p("{0} specializes to {1}", "predicate"),
 }
 
 #: Words that begin a predicate's name and are its verb (`IsCompact`, `HasSum`,

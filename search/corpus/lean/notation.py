@@ -92,6 +92,7 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "⧸": (35, False, "HasQuotient.Quotient"),
     "◁": (81, True, "CategoryTheory.MonoidalCategoryStruct.whiskerLeft"),
     "▷": (81, False, "CategoryTheory.MonoidalCategoryStruct.whiskerRight"),
+    "≍": (50, False, "HEq"), "⤳": (300, False, "Specializes"),
 }
 #: Binary notation whose symbol the tokenizer splits, a symbol with glued decorations (`∘ₗ` is
 #: `∘` then `ₗ`): the reader joins a run of glued tokens into one of these. Splitting them
@@ -108,6 +109,7 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "⊗ₘ": (70, False, "CategoryTheory.MonoidalCategoryStruct.tensorHom"), "::ₘ": (67, True, "Multiset.cons"),
     "==": (50, False, "BEq.beq"), "!=": (50, False, "bne"),
     "⁻¹ᵁ": (90, True, "TopologicalSpace.Opens.map"),
+    "≪≫": (80, True, "CategoryTheory.Iso.trans"), "~ᵤ": (50, False, "Associated"),
 }
 #: What the informaliser's reading makes of `(↑)`: the coercion a statement names, whichever
 #: function it elaborates to (no constant of Lean's).
@@ -115,6 +117,13 @@ COERCION = "coe"
 #: What the informaliser's reading makes of an anonymous constructor `⟨x, hx⟩`: this name applied
 #: to its components (the structure it builds is the expected type's, which no reading knows).
 ANONYMOUS_CONSTRUCTOR = "anonymousConstructor"
+#: `a ≡ b [MOD n]` is `Nat.ModEq n a b`: the word that opens the modulus's bracket, and the relation.
+CONGRUENCES: dict[str, str] = {
+    "MOD": "Nat.ModEq", "ZMOD": "Int.ModEq", "PMOD": "AddCommGroup.ModEq", "SMOD": "SModEq",
+}
+#: The symbol of `CONGRUENCES`' notation, and its precedence (as of `=`).
+CONGRUENCE = "≡"
+CONGRUENCE_PRECEDENCE = 50
 #: The filter of almost every point for a measure.
 AE = "MeasureTheory.ae"
 #: Relations along a filter: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, `f =ᵐ[μ] g` the same
@@ -298,6 +307,7 @@ def documented() -> list[tuple[str, str]]:
     rows += [(f"`a {op} s`", f"`{'Not (' if op in NEGATED else ''}Membership.mem s a{')' if op in NEGATED else ''}`")
              for op in sorted(REVERSED)]
     rows += [(f"`a {op} b`", f"`{name} b a`") for op, name in SWAPPED.items()]
+    rows += [(f"`a {CONGRUENCE} b [{word} n]`", f"`{name} n a b`") for word, name in CONGRUENCES.items()]
     rows += [(f"`M {op}R] N`", f"`{name} {f'({via} R)' if via else 'R'} M N`") for op, (name, via) in BRACKET_INFIX.items()]
     rows += [(f"`{op}(α, β)`", f"`{name} α β`") for op, name in GLUED_CALLS.items()]
     rows += [(f"`{op}…]`", f"`{name} …`") for op, name in GLUED_BRACKETS.items()]
@@ -333,5 +343,5 @@ def elaborated() -> frozenset[str]:
         *(c for _, constants in ENCLOSING.values() for c in constants.values()),
         *(c for names in NEIGHBOURHOOD_SIDES.values() for c in names),
         *(b.constant for b in BINDERS.values()), *(b.universe for b in BINDERS.values() if b.universe),
-        *BOUNDED_DOMAINS.values(),
+        *BOUNDED_DOMAINS.values(), *CONGRUENCES.values(),
     }) - {ARROW}

@@ -7,6 +7,7 @@ import pytest
 from search import config
 from search.corpus.lean import notation
 from search.corpus.lean.expr import (
+    UNREAD,
     VAR,
     ParseError,
     app,
@@ -116,6 +117,10 @@ two = c("OfNat.ofNat", literal("2"))
         # the factorial, spaced after a term, glued after a parenthesis
         ("x ! = (x - 1)! * x", c("Eq", c("Nat.factorial", x),
                                  c("HMul.hMul", c("Nat.factorial", c("HSub.hSub", x, c("OfNat.ofNat", literal("1")))), x))),
+        # a congruence: its modulus is no argument of the side before it
+        ("f x ≡ y [MOD 2] → x ≡ y [ZMOD s * T]", pi(c("Nat.ModEq", two, app(f, x), y),
+                                                    c("Int.ModEq", c("HMul.hMul", s, t), x, y))),
+        ("x ≪≫ y ≍ x ↔ x ~ᵤ y", c("Iff", c("HEq", c("CategoryTheory.Iso.trans", x, y), x), c("Associated", x, y))),
         # an argument given by its name is not one in order
         ("f (y := x) x", app(f, x)),
         ("f (y := x).foo", c("foo", f)),
@@ -199,6 +204,22 @@ def test_words_read_an_anonymous_constructors_components() -> None:
     assert parse_term(tokens, bound={"e", "x", "hx", "a", "b"}) == c("Eq", app(local("e"), VAR), VAR)
 
 
+def test_words_keep_what_they_cannot_read_apart_from_a_hole() -> None:
+    """Unknown notation, inside a term or after the statement's, is `UNREAD`, which the words say
+    as such; Loogle's patterns (`TERMS`) read it as the hole `_` is."""
+    binders = term_tokens("(M R X : Set α)")
+    statement = term_tokens("f (M ↾ R) X = f _ (X ∩ R)")
+    assert parse_declaration(binders, statement, Reading.WORDS)[3][3][3] == \
+        c("Eq", app(f, UNREAD, local("X")), app(f, VAR, c("Inter.inter", local("X"), local("R"))))
+    assert parse_declaration(binders, statement)[2][2][2] == \
+        c("Eq", app(f, VAR, local("X")), app(f, VAR, c("Inter.inter", local("X"), local("R"))))
+    # `∧ b ∣ a ↔ a ⊞ b` is not read: the statement is not `a ∣ b`
+    truncated = term_tokens("a ∣ b ∧ b ∣ a ↔ a ⊞ b")
+    assert parse_declaration([], truncated, Reading.WORDS) == UNREAD
+    assert parse_declaration([], truncated) == c("Iff", c("And", c("Dvd.dvd", local("a"), local("b")),
+                                                         c("Dvd.dvd", local("b"), local("a"))), local("a"))
+
+
 def test_glued_notation_is_read_only_after_terms_that_have_it() -> None:
     def declaration(binders: str, statement: str) -> tuple:
         tree = parse_declaration(term_tokens(binders), term_tokens(statement))
@@ -275,6 +296,7 @@ def test_names_reading_is_unchanged() -> None:
         ("_ * _)", "')' closes no bracket", 5),
         ("_ ⊞ _", "unknown notation '⊞'", 2),
         ("_ +", "'+' needs a term on its right", 2),
+        ("_ ≡ _", "'≡' needs a modulus", 2),
         ("‖_", "'‖' is not closed", 0),
         ("_ →ₗ[_ _", "'→ₗ[' is not closed", 2),
     ],

@@ -372,6 +372,16 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "((n - 1)! : ZMod n) = -1 ∧ n ! ≤ n ^ n"),
      "For a natural number n, if n is a prime number, then the factorial of the difference of n and 1 equals -1 "
      "and the factorial of n is at most n ^ n."),
+    # a congruence; what follows a statement's last term and what a term cannot read are said "…",
+    # never left out (the statement read as `∃ a b, … ∧ a ^ 2 + b ^ 2` would be another claim)
+    (lean("Nat.sq_add_sq_modEq", "theorem", "theorem Nat.sq_add_sq_modEq (p : ℕ) [Fact p.Prime] (x : ℕ) : "
+          "∃ a b : ℕ, a ≤ p / 2 ∧ b ≤ p / 2 ∧ a ^ 2 + b ^ 2 ≡ x [MOD p]"),
+     "For natural numbers p and x, there is a such that there is b such that a is at most p / 2 and b is at most "
+     "p / 2 and the sum of (a ^ 2) and (b ^ 2) is congruent to x modulo p."),
+    (lean("dvd_dvd_iff", "theorem", "theorem dvd_dvd_iff (p : ℕ) (hp : Nat.Prime p) {a b : ℕ} : a ∣ b ∧ b ∣ a ↔ a ⊞ b"),
+     "For natural numbers p, a and b, if p is a prime number, then …"),
+    (lean("eRk_restrict", "theorem", "theorem eRk_restrict (M : Matroid α) (R X : Set α) : (M ↾ R).eRk X = M.eRk X"),
+     "For sets R and X of α, e rk of … and X equals e rk of M and X."),
     # instances of one class in a row are one setting, a variable declared again said once
     (lean("Even.add_comm", "theorem", "theorem Even.add_comm (a b : α) (h : Even (a + b)) : Even (b + a)",
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
