@@ -162,13 +162,14 @@ def signature_type(signature: str) -> tuple[str, str]:
     """Split a declaration header into (binders, type) at the last top-level colon.
 
     Brackets are matched so that `(h : a ≤ b)` stays in the binders; the header keyword and
-    name are dropped from the binders.
+    name are dropped from the binders (an anonymous instance has no name: `instance [Ring R] :
+    ...` keeps its first binder).
     """
     split_at = next((k for k in top_level(signature, ":") if signature[k + 1 : k + 2] not in ("=", ":")), -1)
     if split_at < 0:
         return signature, ""
     head = signature[:split_at]
-    head = re.sub(r"^\S+(\s+\S+)?", "", head.strip(), count=1) if head else ""
+    head = re.sub(r"^\S+(\s+[^\s\[{⦃]\S*)?", "", head.strip(), count=1) if head else ""
     return head.strip(), signature[split_at + 1 :].strip()
 
 

@@ -28,6 +28,9 @@ def test_signature_type_splits_at_the_top_level_colon() -> None:
     binders, conclusion = signature_type("theorem foo {a b : ℕ} (h : a ≤ b) : a < b + 1")
     assert (binders, conclusion) == ("{a b : ℕ} (h : a ≤ b)", "a < b + 1")
     assert signature_type("def x := 1") == ("def x := 1", "")
+    # an anonymous instance has no name to drop: its first binder stays
+    assert signature_type("instance [∀ i, Ring (R i)] [Finite ι] : Ring (∀ i, R i)") == \
+        ("[∀ i, Ring (R i)] [Finite ι]", "Ring (∀ i, R i)")
     assert binder_classes("{G : Type*} [Group G] [inst : Fintype G]") == ["Group", "Fintype"]
 
 

@@ -99,7 +99,7 @@ from search.corpus.lean.notation import (
     VOLUME,
     Binder,
 )
-from search.corpus.lean.syntax import TERM_BRACKETS, Brackets, Token, group_end, split_name, term_tokens
+from search.corpus.lean.syntax import TERM_BRACKETS, Brackets, Token, find_top_level, group_end, split_name, term_tokens
 
 Expr = tuple
 VAR: Expr = ("v",)
@@ -612,7 +612,10 @@ class _Reader:
         assert opener is not None
         end = group_end(self.toks, self.i, brackets=self.groups)
         inner = self.toks[self.i + 1:end - 1]
-        colon = next((k for k, t in enumerate(inner) if t.text == ":"), None)
+        # the colon after the group's names, none inside a term (`[∀ {i j} (f : i ⟶ j), P f]`)
+        colon = find_top_level(inner, 0, len(inner), (":",), self.groups)
+        if colon == len(inner) or not all(t.kind == "ident" for t in inner[:colon]):
+            colon = None
         if opener.text == "⟨" or (colon is None and opener.text != "["):
             names = [t.text for t in inner if t.kind == "ident"]
             self.bound.update(names)

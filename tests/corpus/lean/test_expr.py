@@ -204,6 +204,15 @@ def test_words_read_an_anonymous_constructors_components() -> None:
     assert parse_term(tokens, bound={"e", "x", "hx", "a", "b"}) == c("Eq", app(local("e"), VAR), VAR)
 
 
+def test_a_binder_groups_colon_follows_its_names() -> None:
+    """`[∀ {i j} (f : i ⟶ j), P f]` is an instance binder without a name: the colon inside its
+    term names nothing."""
+    binders = term_tokens("[∀ {x y} (f : x ⟶ y), P f] [inst : Q s] (g : ∀ x : s, P x)")
+    assert parse_declaration(binders, term_tokens("P g")) == \
+        pi(pi(VAR, pi(VAR, pi(c("Quiver.Hom", x, y), app(local("P"), f)))),
+           pi(app(local("Q"), s), pi(pi(s, app(local("P"), x)), app(local("P"), local("g")))))
+
+
 def test_words_keep_what_they_cannot_read_apart_from_a_hole() -> None:
     """Unknown notation, inside a term or after the statement's, is `UNREAD`, which the words say
     as such; Loogle's patterns (`TERMS`) read it as the hole `_` is."""
