@@ -96,6 +96,7 @@ from search.corpus.lean.notation import (
     TERM_CONSTANTS,
     TERM_INFIX,
     TERM_POSTFIX,
+    VECTOR,
     VOLUME,
     Binder,
 )
@@ -675,6 +676,8 @@ class _Reader:
         if self.terms:
             if self.modulus_next():
                 return False
+            if t.text == "!" and self.glued_next() and self.toks[self.i + 1].text == "[":  # `![a, b]`
+                return True
             if self.opens_enclosure() or (t.text == "#" and self.glued_next()) or self.glued_symbol(GLUED_BRACKETS):
                 return True
             if t.text in _TERM_STOP:
@@ -916,6 +919,9 @@ class _Reader:
                 return self.braces(t)
             if t.text == "[":
                 return self.list_literal(t)
+            if t.text == "!" and (bracket := self.peek()) is not None and bracket.text == "[" and not bracket.spaced:
+                self.i += 1
+                return self.list_literal(bracket, *VECTOR)
             if t.text in PAIRS:
                 return self.pair(t)
         if self.words and t.text == "⟨":
@@ -1051,20 +1057,21 @@ class _Reader:
             term = app(const("Insert.insert"), item, term)
         return term
 
-    def list_literal(self, opener: Token) -> Expr:
-        """`[a, b]` is `List.cons a (List.cons b List.nil)`."""
+    def list_literal(self, opener: Token, cons: str = "List.cons", nil: str = "List.nil") -> Expr:
+        """`[a, b]` is `List.cons a (List.cons b List.nil)`, `![a, b]` the same of
+        `notation.VECTOR`'s constants."""
         items = []
         while (t := self.peek()) is not None and t.text != "]":
             items.append(self.expr(0))
             if (t := self.peek()) is not None and t.text == ",":
                 self.i += 1
             elif t is not None and t.text != "]":
-                self.fail(f"expected ',' or ']' in a list, found '{t.text}'", t)
-                break
+                self.i = group_end(self.toks, self.i, inside=True, brackets=self.groups)
+                return self.unread(f"expected ',' or ']' in a list, found '{t.text}'", t)
         self.expect("]", opener)
-        term = const("List.nil")
+        term = const(nil)
         for item in reversed(items):
-            term = app(const("List.cons"), item, term)
+            term = app(const(cons), item, term)
         return term
 
     def identifier(self, name: str) -> Expr:

@@ -34,7 +34,7 @@ from multiprocessing import get_context
 from typing import Iterable, Mapping
 
 from search.corpus.lean.decl import STRUCTURE_KINDS
-from search.corpus.lean.expr import UNREAD, VAR, Expr, Reading, parse_declaration, parse_term, unapply
+from search.corpus.lean.expr import UNREAD, VAR, Expr, Reading, app, parse_declaration, parse_term, unapply
 from search.corpus.lean.lexicon import (
     HYPOTHESIS,
     Lexicon,
@@ -47,7 +47,7 @@ from search.corpus.lean.lexicon import (
     with_article,
     words_of,
 )
-from search.corpus.lean.notation import AE, ANONYMOUS_CONSTRUCTOR
+from search.corpus.lean.notation import AE, ANONYMOUS_CONSTRUCTOR, VECTOR
 from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -69,6 +69,11 @@ _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": (
         "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
         "Set.iInter": ("intersection", False), "DirectSum": ("direct sum", False)}
+#: Collections written by their elements, said as written ("{a, b}", not "a inserted in {b}"):
+#: the constant that puts an element before the rest, the one that ends them (a set's last
+#: element is a singleton), and the words around the elements.
+_LITERALS = {"Insert.insert": ("Singleton.singleton", "{", "}"), "List.cons": ("List.nil", "[", "]"),
+             VECTOR[0]: (VECTOR[1], "the vector (", ")")}
 #: Arithmetic: its precedence (for parentheses), its ASCII symbol between simple operands, its
 #: words between phrases ("the derivative of f at x times g x"), and its name when it is what a
 #: phrase speaks of ("a + b is even": "the sum of a and b is even").
@@ -462,6 +467,10 @@ class _Speaker:
         name = head[1]
         if name == "OfNat.ofNat" and args and args[-1][0] == "n":
             return args[-1][1]
+        if name in _LITERALS and len(args) >= 2 and (items := _elements(app(head, *args[:2]), name)) is not None:
+            _, opening, closing = _LITERALS[name]
+            said = opening + ", ".join(self.term(a) for a in items) + closing  # then what it is applied to
+            return " ".join((said, *(self.argument(x) for x in args[2:])))
         if name == ANONYMOUS_CONSTRUCTOR:  # `⟨x, hx⟩` is x, `⟨a, b⟩` the pair (a, b): its proofs left out
             if (value := self.built(e)) is not e:
                 return self.term(value, outer)
@@ -690,6 +699,22 @@ class Informaliser:
 #: What a sentence opens on: a kind, the name of what is of that kind ("" for none), and what
 #: follows the name ("a module M over R": "module", "M", "over R").
 _Introduced = tuple[str, str, str]
+
+
+def _elements(e: Expr, cons: str) -> list[Expr] | None:
+    """The elements of a collection written by them (`_LITERALS`), or None when its end is no
+    such constant (`insert a s`, `a :: l`)."""
+    last, _, _ = _LITERALS[cons]
+    items = []
+    while True:
+        head, args = unapply(e)
+        if head == ("c", cons) and len(args) == 2:
+            items.append(args[0])
+            e = args[1]
+        elif head == ("c", last) and len(args) == (last == "Singleton.singleton"):
+            return items + args
+        else:
+            return None
 
 
 def _introduced(items: list[_Introduced]) -> str:

@@ -117,6 +117,9 @@ two = c("OfNat.ofNat", literal("2"))
         # the factorial, spaced after a term, glued after a parenthesis
         ("x ! = (x - 1)! * x", c("Eq", c("Nat.factorial", x),
                                  c("HMul.hMul", c("Nat.factorial", c("HSub.hSub", x, c("OfNat.ofNat", literal("1")))), x))),
+        # a vector's elements, as a list's; applied to an index
+        ("f (![x, y] s) = ![]", c("Eq", app(f, app(c("Matrix.vecCons", x, c("Matrix.vecCons", y, const("Matrix.vecEmpty"))), s)),
+                                  const("Matrix.vecEmpty"))),
         # a congruence: its modulus is no argument of the side before it
         ("f x ≡ y [MOD 2] → x ≡ y [ZMOD s * T]", pi(c("Nat.ModEq", two, app(f, x), y),
                                                     c("Int.ModEq", c("HMul.hMul", s, t), x, y))),

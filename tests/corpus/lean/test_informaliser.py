@@ -372,6 +372,10 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "((n - 1)! : ZMod n) = -1 ∧ n ! ≤ n ^ n"),
      "For a natural number n, if n is a prime number, then the factorial of the difference of n and 1 equals -1 "
      "and the factorial of n is at most n ^ n."),
+    # sets, lists and vectors written by their elements are said so
+    (lean("Finset.pair_comm", "theorem", "theorem pair_comm (a b : α) (l : List α) : ({a, b} : Finset α) = {b, a} ∧ "
+          "[a, b] = a :: l ∧ f (![a, b] 1) = f b"),
+     "For a list l of α, {a, b} equals {b, a} and [a, b] equals a :: l and f (the vector (a, b) 1) equals f b."),
     # a congruence; what follows a statement's last term and what a term cannot read are said "…",
     # never left out (the statement read as `∃ a b, … ∧ a ^ 2 + b ^ 2` would be another claim)
     (lean("Nat.sq_add_sq_modEq", "theorem", "theorem Nat.sq_add_sq_modEq (p : ℕ) [Fact p.Prime] (x : ℕ) : "
