@@ -578,7 +578,7 @@ class Informaliser:
             conditions.append(speaker.claim(e[1]))
             e = e[2]
         main = self._main(s, e, speaker)
-        if not main or main == speaker.term(UNREAD) and not conditions and not settings + objects:
+        if not main or main == speaker.term(UNREAD) and not conditions:  # a setting alone says nothing
             return ""
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"

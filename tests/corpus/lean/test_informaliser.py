@@ -479,6 +479,8 @@ def test_a_class_of_a_section_is_said_of_the_variables_it_takes() -> None:
 def test_what_cannot_be_read_gets_no_sentence(lexicon: Lexicon) -> None:
     informaliser = Informaliser(lexicon)
     assert informaliser.sentence(lean("odd", "theorem", "theorem odd : x ⊞ y")) is None
+    # nor its objects without a condition, when its conclusion cannot be read
+    assert informaliser.sentence(lean("odd'", "theorem", "theorem odd' (p : ℕ) : p ⊞ p")) is None
     assert informaliser.sentence(lean("Foo.mk", "constructor", "Foo.mk")) is None
     # "the land is a function" says no more than the name does; what it maps between does
     assert informaliser.sentence(lean("Int.land", "def", "def land : ℤ → ℤ → ℤ")) is None
