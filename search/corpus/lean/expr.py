@@ -81,6 +81,7 @@ from search.corpus.lean.notation import (
     INDEXED_TYPES,
     INFIX,
     INTERVAL_INTEGRAL,
+    ITERATE,
     NEGATED,
     NEIGHBOURHOOD_SIDES,
     NHDS_WITHIN,
@@ -351,6 +352,8 @@ class _Reader:
                 self.skip_glued()
                 self.expr(prec if right_assoc else prec + 1)
                 continue
+            if self.terms and nxt.text == "[" and not nxt.spaced:
+                self.skip_group()  # `x ⊗ₜ[R] y`: the ring the notation names, which its constant leaves out
             right = self.expr(prec if right_assoc else prec + 1)
             left = self.binary(t.text, head, left, right)
         return left
@@ -727,6 +730,10 @@ class _Reader:
             if t.text in self.postfix and not (self.terms and self.glued_symbol(_GLUED_OPERATORS)):
                 self.i += 1
                 e = app(const(self.postfix[t.text]), e)
+            elif self.terms and t.text == "^" and not t.spaced and self.glued_next() and self.peek(1).text == "[":
+                self.i += 1  # `f^[n]`, notation of its own, applied as `f` is
+                times = self.enclosed_term("an iterated function")
+                e = app(const(ITERATE), e, times) if times is not None else self.unknown
             elif self.terms and t.text == "!" and (t.spaced or self.toks[self.i - 1].text == ")") \
                     and not self.glued_next():  # `n !`, `(n - 1)!`
                 self.i += 1

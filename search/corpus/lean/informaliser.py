@@ -506,6 +506,8 @@ class _Speaker:
             said = " ".join([name.rsplit(".", 1)[-1], *(self.term(a, 100) for a in args)])
             return f"({said})" if outer >= 100 and args else said
         said = self.fill(phrase, args, self.noun)
+        if phrase.aligned_left and 0 < phrase.slots < len(args):  # `(f ∘ g) x`: applied to what follows
+            return " ".join((f"({said})", *(self.argument(a) for a in args[phrase.slots:])))
         return f"({said})" if outer >= 100 and " " in said and not said.startswith("the ") else said
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from search.corpus.lean.decl import binder_groups
-from search.corpus.lean.notation import COERCION, CONGRUENCES, VECTOR
+from search.corpus.lean.notation import COERCION, CONGRUENCES, ITERATE, VECTOR
 from search.record import Statement
 from search.text.lean_text import binders_and_type, split_identifier
 
@@ -92,7 +92,7 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "EmptyCollection.emptyCollection": _p("the empty set"), "Set.univ": _p("the whole space"),
     "Finset.univ": _p("all elements"), "Singleton.singleton": _p("{{{0}}}"), "Insert.insert": _p("{0} inserted in {1}"),
     "Prod.mk": _p("({0}, {1})"), "List.nil": _p("the empty list"), "List.cons": _p("{0} :: {1}"),
-    VECTOR[1]: _p("the empty vector"),
+    VECTOR[1]: _p("the empty vector"), ITERATE: _p("{0} iterated {1} times"),
     "Nat.factorial": _p("the factorial of {0}"), "Norm.norm": _p("the norm of {0}"), "NNNorm.nnnorm": _p("the norm of {0}"),
     "abs": _p("the absolute value of {0}"), "Int.floor": _p("the floor of {0}"), "Nat.floor": _p("the floor of {0}"),
     "Int.ceil": _p("the ceiling of {0}"), "Nat.ceil": _p("the ceiling of {0}"),

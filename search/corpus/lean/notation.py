@@ -127,6 +127,8 @@ CONGRUENCE_PRECEDENCE = 50
 #: `![a, b]` is `Matrix.vecCons a (Matrix.vecCons b Matrix.vecEmpty)`: the constants a vector's
 #: elements are put together by, as a list's by `List.cons` and `List.nil`.
 VECTOR = ("Matrix.vecCons", "Matrix.vecEmpty")
+#: `f^[n]` is `Nat.iterate f n`, `f` composed with itself `n` times.
+ITERATE = "Nat.iterate"
 #: The filter of almost every point for a measure.
 AE = "MeasureTheory.ae"
 #: Relations along a filter: `f =ᶠ[l] g` is `Filter.EventuallyEq l f g`, `f =ᵐ[μ] g` the same
@@ -300,6 +302,7 @@ def documented() -> list[tuple[str, str]]:
     rows.append(("`F⟮a, b⟯`", f"`{ADJOIN} F {{a, b}}`"))
     rows.append(("`X⟦n⟧`, `f⟦n⟧'`", f"`{SHIFT} _ n X`, `{SHIFT} _ n f`"))
     rows.append(("`R[S⁻¹]`", f"`{ORE_LOCALIZATION} S R`"))
+    rows.append(("`f^[n]`", f"`{ITERATE} f n`"))
     rows.append(("`![a, b]`", f"`{VECTOR[0]} a ({VECTOR[0]} b {VECTOR[1]})`"))
     rows += [(f"`a {op} b`", f"`{name} a b`") for op, (_, _, name) in {**INFIX, **TERM_INFIX}.items()
              if name != ARROW and op not in REVERSED]
@@ -347,5 +350,5 @@ def elaborated() -> frozenset[str]:
         *(c for _, constants in ENCLOSING.values() for c in constants.values()),
         *(c for names in NEIGHBOURHOOD_SIDES.values() for c in names),
         *(b.constant for b in BINDERS.values()), *(b.universe for b in BINDERS.values() if b.universe),
-        *BOUNDED_DOMAINS.values(), *CONGRUENCES.values(), *VECTOR,
+        *BOUNDED_DOMAINS.values(), *CONGRUENCES.values(), *VECTOR, ITERATE,
     }) - {ARROW}

@@ -117,6 +117,8 @@ two = c("OfNat.ofNat", literal("2"))
         # the factorial, spaced after a term, glued after a parenthesis
         ("x ! = (x - 1)! * x", c("Eq", c("Nat.factorial", x),
                                  c("HMul.hMul", c("Nat.factorial", c("HSub.hSub", x, c("OfNat.ofNat", literal("1")))), x))),
+        # an iterated function, applied; a tensor product of elements that names its ring
+        ("f^[2] x = x ⊗ₜ[s] y", c("Eq", app(c("Nat.iterate", f, two), x), c("TensorProduct.tmul", x, y))),
         # a vector's elements, as a list's; applied to an index
         ("f (![x, y] s) = ![]", c("Eq", app(f, app(c("Matrix.vecCons", x, c("Matrix.vecCons", y, const("Matrix.vecEmpty"))), s)),
                                   const("Matrix.vecEmpty"))),

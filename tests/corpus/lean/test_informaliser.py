@@ -372,6 +372,11 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "((n - 1)! : ZMod n) = -1 ∧ n ! ≤ n ^ n"),
      "For a natural number n, if n is a prime number, then the factorial of the difference of n and 1 equals -1 "
      "and the factorial of n is at most n ^ n."),
+    # notation's constant applied to more than its phrase says: to what follows
+    (lean("Function.iterate_succ_apply", "theorem", "theorem iterate_succ_apply (f : α → α) (n : ℕ) (x : α) : "
+          "f^[n.succ] x = (f ∘ f^[n]) x"),
+     "For a function f and a natural number n, (f iterated (succ of n) times) x equals "
+     "(f composed with (f iterated n times)) x."),
     # sets, lists and vectors written by their elements are said so
     (lean("Finset.pair_comm", "theorem", "theorem pair_comm (a b : α) (l : List α) : ({a, b} : Finset α) = {b, a} ∧ "
           "[a, b] = a :: l ∧ f (![a, b] 1) = f b"),
