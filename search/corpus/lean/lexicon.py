@@ -162,6 +162,7 @@ NOTATION_PHRASES: dict[str, Phrase] = {
     "CategoryTheory.MonoidalCategoryStruct.whiskerRight": _p("the whiskering of {0} by {1} on the right"),
     "CategoryTheory.MonoidalCategoryStruct.tensorHom": _p("the tensor product of {0} and {1}"),
     "CategoryTheory.MonoidalCategoryStruct.tensorObj": _p("the tensor product of {0} and {1}"),
+    "CategoryTheory.MonoidalCategoryStruct.tensorUnit": _p("the unit object of {0}"),
     "HasQuotient.Quotient": _p("the quotient of {0} by {1}"), "Multiset.cons": _p("{0} inserted in {1}"),
     "Prod.fst": _p("the first component of {0}"), "Prod.snd": _p("the second component of {0}"),
     "Subtype.val": _p("the element {0}"), "Subtype.property": _p("the property of {0}"),

@@ -148,6 +148,7 @@ EVENTUALLY_PRECEDENCE = 50
 #: Notation for a constant that the tokenizer splits or that begins like a binder (`λ_ X` is the
 #: left unitor, not `fun _ => X`).
 GLUED_CONSTANTS: dict[str, str] = {
+    "𝟙_": "CategoryTheory.MonoidalCategoryStruct.tensorUnit",
     "λ_": "CategoryTheory.MonoidalCategoryStruct.leftUnitor", "ρ_": "CategoryTheory.MonoidalCategoryStruct.rightUnitor",
     "α_": "CategoryTheory.MonoidalCategoryStruct.associator", "𝓝ˢ": "nhdsSet",
 }

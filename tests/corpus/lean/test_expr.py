@@ -117,6 +117,10 @@ two = c("OfNat.ofNat", literal("2"))
         # the factorial, spaced after a term, glued after a parenthesis
         ("x ! = (x - 1)! * x", c("Eq", c("Nat.factorial", x),
                                  c("HMul.hMul", c("Nat.factorial", c("HSub.hSub", x, c("OfNat.ofNat", literal("1")))), x))),
+        # the unit object of a monoidal category, not the identity morphism `𝟙 _`
+        ("x ◁ 𝟙_ s = 𝟙 _", c("Eq", c("CategoryTheory.MonoidalCategoryStruct.whiskerLeft", x,
+                                      c("CategoryTheory.MonoidalCategoryStruct.tensorUnit", s)),
+                              c("CategoryTheory.CategoryStruct.id", VAR))),
         # an iterated function, applied; a tensor product of elements that names its ring
         ("f^[2] x = x ⊗ₜ[s] y", c("Eq", app(c("Nat.iterate", f, two), x), c("TensorProduct.tmul", x, y))),
         # a vector's elements, as a list's; applied to an index
