@@ -34,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from search import config
+from search.corpus.lean.expr import const, parse_term
+from search.corpus.lean.syntax import term_tokens
 from search.index.patterns import APP, FIRST_SYMBOL, PI, VAR_CODE
 
 from eval.paths import RESULTS_DIR
@@ -105,10 +107,16 @@ class _Printer:
 
     def _symbol(self, symbol: str) -> str:
         kind, _, name = symbol.partition(":")
-        if kind == "c":
+        if kind == "c" and writable_constant(name):
             self.constants += 1
             return name
         return "Prop" if symbol == "s:Prop" else "_"
+
+
+def writable_constant(name: str) -> bool:
+    """Whether a pattern can name the constant as written: not one that reads as a variable (`F`
+    of field notation `x.F`, whose type's namespace a statement's reading does not know)."""
+    return parse_term(term_tokens(name)) == const(name)
 
 
 def generate(index: Any, count: int, seed: int) -> list[GeneratedPattern]:

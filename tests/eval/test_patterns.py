@@ -12,6 +12,7 @@ import pytest
 
 from eval import pattern_reference
 from eval.__main__ import main
+from eval.patterns import writable_constant
 from search.engine.patterns import Matcher, parse_pattern
 from search.index.build import BuildOptions, build_index
 from search.index.store import Index
@@ -51,6 +52,11 @@ def test_generated_patterns_find_their_theorem(pattern_index: Path, tmp_path: Pa
     assert all(row["found"] for row in report["rows"])
     assert {e["pattern"]: e["first"][0] for e in report["examples"]}["?a * ?b = ?b * ?a"] == "mul_comm"
     assert "Brute-force reference: 12 patterns" in capsys.readouterr().out
+
+
+def test_a_generated_pattern_names_only_constants_a_pattern_can_write() -> None:
+    # `x.F` of a statement is the constant `F` to its reading, which a pattern reads as a variable
+    assert [writable_constant(name) for name in ("Nat.ModEq", "toLinearMap", "F", "ι")] == [True, True, False, False]
 
 
 def test_a_matcher_that_drops_hits_is_caught(pattern_index: Path, tmp_path: Path,
