@@ -378,6 +378,11 @@ class _Reader:
         return t is not None and t.text == "[" and word is not None and word.text in CONGRUENCES \
             and not word.spaced
 
+    def vector_next(self, k: int = 0) -> bool:
+        """Whether a vector `![a, b]` opens `k` tokens from the current one."""
+        t, bracket = self.peek(k), self.peek(k + 1)
+        return t is not None and t.text == "!" and bracket is not None and bracket.text == "[" and not bracket.spaced
+
     def bracketed(self, left: Expr, width: int, name: str, via: str, right_prec: int) -> Expr:
         """`M →ₗ[R] N`, `f =ᵐ[μ] g` (the notation `width` tokens long): the constant applied to the
         bracket's term (through `via`, when there is one) and to both sides."""
@@ -679,7 +684,7 @@ class _Reader:
         if self.terms:
             if self.modulus_next():
                 return False
-            if t.text == "!" and self.glued_next() and self.toks[self.i + 1].text == "[":  # `![a, b]`
+            if self.vector_next():
                 return True
             if self.opens_enclosure() or (t.text == "#" and self.glued_next()) or self.glued_symbol(GLUED_BRACKETS):
                 return True
@@ -926,9 +931,9 @@ class _Reader:
                 return self.braces(t)
             if t.text == "[":
                 return self.list_literal(t)
-            if t.text == "!" and (bracket := self.peek()) is not None and bracket.text == "[" and not bracket.spaced:
+            if self.vector_next(-1):
                 self.i += 1
-                return self.list_literal(bracket, *VECTOR)
+                return self.list_literal(self.toks[self.i - 1], *VECTOR)
             if t.text in PAIRS:
                 return self.pair(t)
         if self.words and t.text == "⟨":

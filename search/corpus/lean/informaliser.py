@@ -206,6 +206,10 @@ class _Speaker:
         out = re.sub(r" (?:of|with|with respect to) \{\d+\}$", "", out)
         return re.sub(r"\{\d+\}", "it", out).replace("{{", "{").replace("}}", "}")
 
+    def applied(self, said: str, args: list[Expr]) -> str:
+        """A term said, applied to the arguments that follow it."""
+        return " ".join((said, *(self.argument(a) for a in args)))
+
     def is_proof(self, e: Expr) -> bool:
         """Whether `e` is a name the statement binds to a proof of one of its hypotheses."""
         return e[0] == "l" and e[1] in self.proofs
@@ -469,8 +473,7 @@ class _Speaker:
             return args[-1][1]
         if name in _LITERALS and len(args) >= 2 and (items := _elements(app(head, *args[:2]), name)) is not None:
             _, opening, closing = _LITERALS[name]
-            said = opening + ", ".join(self.term(a) for a in items) + closing  # then what it is applied to
-            return " ".join((said, *(self.argument(x) for x in args[2:])))
+            return self.applied(opening + ", ".join(self.term(a) for a in items) + closing, args[2:])
         if name == ANONYMOUS_CONSTRUCTOR:  # `⟨x, hx⟩` is x, `⟨a, b⟩` the pair (a, b): its proofs left out
             if (value := self.built(e)) is not e:
                 return self.term(value, outer)
@@ -506,8 +509,8 @@ class _Speaker:
             said = " ".join([name.rsplit(".", 1)[-1], *(self.term(a, 100) for a in args)])
             return f"({said})" if outer >= 100 and args else said
         said = self.fill(phrase, args, self.noun)
-        if phrase.aligned_left and 0 < phrase.slots < len(args):  # `(f ∘ g) x`: applied to what follows
-            return " ".join((f"({said})", *(self.argument(a) for a in args[phrase.slots:])))
+        if phrase.aligned_left and 0 < phrase.slots < len(args):  # `(f ∘ g) x`
+            return self.applied(f"({said})", args[phrase.slots:])
         return f"({said})" if outer >= 100 and " " in said and not said.startswith("the ") else said
 
 
