@@ -90,6 +90,7 @@ from search.corpus.lean.notation import (
     PARTS,
     POSTFIX,
     PREFIX,
+    MEASURE_PRECEDENCE,
     RESTRICT,
     REVERSED,
     SHIFT,
@@ -544,7 +545,7 @@ class _Reader:
             measure = VAR
             if (t := self.peek()) is not None and t.text == "∂":
                 self.i += 1
-                measure = self.atom()
+                measure = self.expr(MEASURE_PRECEDENCE)
             b = bindings[0] if bindings else _Binding([])
             if b.upper is not None and b.bound is not None:
                 return app(const(INTERVAL_INTEGRAL), body, b.bound, b.upper,
@@ -692,7 +693,7 @@ class _Reader:
                 return False
         if t.text in _STOP or t.text in self.infix or t.text in BRACKET_INFIX or t.text in self.postfix:
             return False
-        return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening
+        return (t.kind in ("ident", "num", "string") or t.text in TERM_BRACKETS.opening or t.text in PAIRS
                 or t.text in self.binder_words or t.text in self.constants
                 or t.text in ("_", "?_", "@", "↑", "⇑", "↥", "·") or (self.terms and t.text == "?"))
 

@@ -274,6 +274,9 @@ BINDERS: dict[str, Binder] = {
 INTERVAL_INTEGRAL = "intervalIntegral"
 #: The measure of an integral written without `∂μ`.
 VOLUME = "MeasureTheory.MeasureSpace.volume"
+#: The measure after `∂` is a term of this precedence (Mathlib's `∂" μ:70`): `∂μ.restrict s` and
+#: `∂const α μ a` are one measure, applied as written.
+MEASURE_PRECEDENCE = 70
 #: `∫ x in s, f x ∂μ` integrates against `μ.restrict s`.
 RESTRICT = "MeasureTheory.Measure.restrict"
 #: `∑ x < n` and `∑ x ≤ n` range over these finsets.

@@ -73,6 +73,12 @@ two = c("OfNat.ofNat", literal("2"))
         ("∫ x in (0)..π, f x", c("intervalIntegral", app(f, x), c("OfNat.ofNat", literal("0")), const("Real.pi"),
                                   const("MeasureTheory.MeasureSpace.volume"))),
         ("∫ x, f x ∂μ", c("MeasureTheory.integral", local("μ"), app(f, x))),
+        # the measure is a term of precedence 70, applied as written; an integral inside another ends at its own `∂`
+        ("∫ x, f x ∂y.prod u + x", c("HAdd.hAdd", c("MeasureTheory.integral", c("prod", y, local("u")), app(f, x)), x)),
+        ("∫ x, ∫ y, f x y ∂u ∂s", c("MeasureTheory.integral", local("s"),
+                                    c("MeasureTheory.integral", local("u"), app(f, x, y)))),
+        # `⟪x, y⟫` and `⁅x, y⁆` are arguments too
+        ("f ⟪x, y⟫ ⁅x, y⁆", app(f, c("Inner.inner", VAR, x, y), c("Bracket.bracket", x, y))),
         ("if x = y then x else y", c("ite", c("Eq", x, y), x, y)),
         ("∀ᶠ x in 𝓝 y, f x", c("Filter.Eventually", app(f, x), c("nhds", y))),
         ("fun π => π", local("π")),
