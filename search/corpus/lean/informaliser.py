@@ -18,6 +18,13 @@ prime number, then 2 is at most p." The statement is read by the project's own t
   stays in its ASCII symbols; a variable that is a proposition or a predicate makes
   propositions (`h : ∀ a, p a`: "if for every a, p a"), and an anonymous constructor is the
   value it builds (`⟨x, hx⟩`: "x"), its proofs told by Mathlib's names and left out;
+* a function that applies a variable to its own variable is that variable's (`fun x => f x`:
+  "f"), an integral is over its set with respect to its measure ("the integral of f over s
+  with respect to μ");
+* a theorem without hypotheses that has the shape of a law is said to state it, as a
+  mathematician names it ("a + b equals b + a; that is, addition is commutative": symmetric
+  relations, commutative, associative and distributive operations, injective functions,
+  involutions, idempotents; `_Speaker.law`);
 * a definition is said by what its value is, a structure or class by its parents and
   fields, an instance by the class it makes its type a member of.
 
@@ -47,7 +54,7 @@ from search.corpus.lean.lexicon import (
     with_article,
     words_of,
 )
-from search.corpus.lean.notation import AE, ANONYMOUS_CONSTRUCTOR, VECTOR
+from search.corpus.lean.notation import AE, ANONYMOUS_CONSTRUCTOR, RESTRICT, VECTOR, VOLUME
 from search.corpus.lean.syntax import drop_universes, term_tokens
 from search.record import Statement
 from search.text.lean_text import binders_and_type
@@ -69,6 +76,15 @@ _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": (
         "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
         "Set.iInter": ("intersection", False), "DirectSum": ("direct sum", False)}
+#: Integrals against a measure (`∫ x in s, f x ∂μ` is `integral (μ.restrict s) (fun x => f x)`): their noun.
+_INTEGRALS = {"MeasureTheory.integral": "integral", "MeasureTheory.lintegral": "lower integral"}
+#: Operations as the laws a statement has the shape of name them ("addition is commutative").
+_OPERATIONS = {"HAdd.hAdd": "addition", "HMul.hMul": "multiplication", "HSMul.hSMul": "scalar multiplication",
+               "HSub.hSub": "subtraction", "HDiv.hDiv": "division", "Function.comp": "composition",
+               "CategoryTheory.CategoryStruct.comp": "composition",
+               "Neg.neg": "negation", "Inv.inv": "inversion", "HasCompl.compl": "complementation"}
+#: A binary operation's noun in its lexicon phrase ("the intersection of {0} and {1}").
+_OPERATION_PHRASE = re.compile(r"the ([\w -]+?) of \{0\} and \{1\}")
 #: Collections written by their elements, said as written ("{a, b}", not "a inserted in {b}"):
 #: the constant that puts an element before the rest, the one that ends them (a set's last
 #: element is a singleton), and the words around the elements.
@@ -308,6 +324,77 @@ class _Speaker:
                 return self.fill(phrase, args, self.term if name in _FORMULA_RELATIONS else self.noun)
         return self.term(e)
 
+    def law(self, e: Expr) -> str:
+        """The law an equation or equivalence states, as a mathematician names it: `a + b = b + a`
+        "addition is commutative", `G.Adj u v ↔ G.Adj v u` "the relation is symmetric", `(a * b) *
+        c = a * (b * c)` "multiplication is associative", `a * (b + c) = a * b + a * c`
+        "multiplication distributes over addition", `f a = f b ↔ a = b` "f is injective", `-(-a) =
+        a` "negation is an involution", `f (f x) = f x` "f is idempotent", for all values of its
+        variables; "" for any other."""
+        while e[0] == "Π" and not self.is_proposition(e[2]):
+            e = e[3]
+        head, sides = unapply(e)
+        if head not in (("c", "Eq"), ("c", "Iff")) or len(sides) != 2 or _contains(e, UNREAD):
+            return ""
+        left, right = sides
+        (lf, la), (rf, ra) = unapply(left), unapply(right)
+        if head == ("c", "Iff") and lf == rf == ("c", "Eq") and len(la) == 2 and ra == [_last(la[0]), _last(la[1])] \
+                and (function := _function_of(la[0])) is not None and function == _function_of(la[1]):
+            return f"{self.operation(function)} is injective"
+        if lf == rf and len(la) == len(ra) >= 2 and la[:-2] == ra[:-2] and la[-2:] == ra[:-3:-1] and la[-1] != la[-2]:
+            if head == ("c", "Iff") or self.is_proposition(left):
+                return "the relation is symmetric"
+            function = app(lf, *la[:-2])  # an operation commutes, a function of two arguments is symmetric
+            return f"{self.operation(function)} is {'commutative' if self.binary(function) else 'symmetric'}"
+        for one, other in ((left, right), (right, left)):
+            if law := self.binary_law(one, other):
+                return law
+            if (function := _function_of(one)) is not None and _function_of(_last(one)) == function:
+                if _last(_last(one)) == other and _function_of(other) != function:  # not `f (f (f x)) = f x`
+                    return f"{self.operation(function)} is an involution"
+                if _last(one) == other:
+                    return f"{self.operation(function)} is idempotent"
+        return ""
+
+    def binary_law(self, one: Expr, other: Expr) -> str:
+        """Associativity and distributivity, `one` the side that groups to the left
+        (`(a * b) * c`, `a * (b + c)`)."""
+        outer = _operands(one)
+        if outer is None:
+            return ""
+        op, (x, y) = outer
+        inner = _operands(x)
+        if inner is not None and inner[0] == op and _operands(other) == (op, [inner[1][0], app(op, inner[1][1], y)]):
+            return f"{self.operation(op)} is associative"
+        for inner, sides in ((_operands(y), lambda b: (x, b)), (_operands(x), lambda a: (a, y))):
+            if inner is not None and inner[0] != op and self.binary(op) and self.binary(inner[0]) \
+                    and _operands(other) == (inner[0], [app(op, *sides(inner[1][0])), app(op, *sides(inner[1][1]))]):
+                return f"{self.binary(op)} distributes over {self.binary(inner[0])}"
+        return ""
+
+    def binary(self, e: Expr) -> str:
+        """The noun of a binary operation, one that notation writes: `HAdd.hAdd` "addition",
+        `Inter.inter` "intersection" (its phrase's noun); "" for a function of two arguments
+        (`Metric.hausdorffEDist s t`, `Finsupp.single a b`), which is symmetric rather than
+        commutative and of which a distributive law does not speak."""
+        if e[0] != "c":
+            return ""
+        if e[1] in _OPERATIONS:
+            return _OPERATIONS[e[1]]
+        phrase = self.phrase(e[1])
+        noun = _OPERATION_PHRASE.fullmatch(phrase.template) if phrase is not None and phrase.source == "notation" else None
+        return noun.group(1) if noun else ""
+
+    def operation(self, e: Expr) -> str:
+        """A function or operation as a law names it: an operation by its noun (`binary`), `a *
+        ·` "multiplication by a", another constant by its name's words, `f` "f"."""
+        head, args = unapply(e)
+        if head[0] == "c" and head[1] in _OPERATIONS and args:
+            return f"{_OPERATIONS[head[1]]} by {_join([self.term(a, 100) for a in args])}"
+        if e[0] == "c":
+            return self.binary(e) or words_of(e[1])
+        return self.term(e, 100)
+
     def argument(self, e: Expr) -> str:
         """An argument of a variable applied: one of several words in brackets (`p (f x)`: "p
         (f x)", `p (choose h)`: "p (the choose of h)")."""
@@ -441,6 +528,17 @@ class _Speaker:
         "" for a class of one argument."""
         return f"{word} {_join([self.term(a, 100) for a in args[:-1]])}" if len(args) > 1 else ""
 
+    def integral(self, noun: str, function: Expr, measure: Expr) -> str:
+        """`∫ x in s, f x ∂μ` as analysis says it: "the integral of f over s with respect to μ";
+        against the volume (Lebesgue's measure on ℝⁿ) "the integral of f over s". A measure
+        restricted by field notation (`∂μ.restrict s`) is `restrict`, its namespace unwritten."""
+        head, args = unapply(measure)
+        over = ""
+        if head[0] == "c" and head[1].rsplit(".", 1)[-1] == RESTRICT.rsplit(".", 1)[-1] and len(args) == 2:
+            measure, over = args[0], f" over {self.term(args[1], 100)}"
+        against = "" if measure == ("c", VOLUME) else f" with respect to {self.term(measure, 100)}"
+        return f"the {noun} of {self.noun(function)}{over}{against}"
+
     def named(self, name: str, type_: Expr) -> str:
         """A bound variable with what its type says it is ("for every finite set s of γ"); the
         bare name else."""
@@ -459,7 +557,8 @@ class _Speaker:
         if kind == "s":
             return e[1]
         if kind == "λ":
-            return f"the function {e[1]} ↦ {self.term(e[2])}"
+            function = _function_applied(e)
+            return self.term(function, outer) if function is not None else f"the function {e[1]} ↦ {self.term(e[2])}"
         if kind in ("f", "Π"):
             return self.claim(e)
         if kind == "c":
@@ -492,6 +591,8 @@ class _Speaker:
         if name == "intervalIntegral" and len(args) >= 3 and args[0][0] == "λ":
             _, variable, body = args[0]
             return f"the integral of {self.term(body)} over {variable} from {self.term(args[1])} to {self.term(args[2])}"
+        if name in _INTEGRALS and len(args) == 2:
+            return self.integral(_INTEGRALS[name], args[1], args[0])
         if name == "setOf" and args and args[-1][0] == "λ":
             return f"the set of {args[-1][1]} such that {self.claim(args[-1][2])}"
         if name in _PROPOSITIONS:
@@ -587,6 +688,8 @@ class Informaliser:
             return ""
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
+        elif s.kind in ("theorem", "lemma") and (law := speaker.law(e)):  # a law holds of all values, not of some
+            main = f"{main}; that is, {law}"
         intro = settings + objects
         return f"for {_introduced(intro)}, {main}" if intro else main
 
@@ -704,6 +807,39 @@ class Informaliser:
 #: What a sentence opens on: a kind, the name of what is of that kind ("" for none), and what
 #: follows the name ("a module M over R": "module", "M", "over R").
 _Introduced = tuple[str, str, str]
+
+
+def _function_applied(e: Expr) -> Expr | None:
+    """The function a `fun x => f a x` applies, `f a`, when it is a variable applied to `x`
+    last and nowhere else (η-reduction: "the integral of f", not "of the function x ↦ f x");
+    None for any other function, and for a constant's, which its phrase says with `x`."""
+    _, variable, body = e
+    head, args = unapply(body)
+    if head[0] != "l" or head[1] == variable or not args or args[-1] != ("l", variable) \
+            or any(_contains(a, ("l", variable)) for a in args[:-1]):
+        return None
+    return app(head, *args[:-1])
+
+
+def _last(e: Expr) -> Expr:
+    """An application's last argument; `e` itself when it is no application."""
+    return e[2] if e[0] == "a" else e
+
+
+def _function_of(e: Expr) -> Expr | None:
+    """What an application applies to its last argument (`f a` in `f a x`); None for no application."""
+    return e[1] if e[0] == "a" else None
+
+
+def _operands(e: Expr) -> tuple[Expr, list[Expr]] | None:
+    """A binary operation and its two operands (`HAdd.hAdd` and [a, b] for `a + b`, with the
+    arguments before them kept in the operation); None when `e` applies nothing to two."""
+    head, args = unapply(e)
+    return (app(head, *args[:-2]), args[-2:]) if len(args) >= 2 else None
+
+
+def _contains(e: Expr, part: Expr) -> bool:
+    return e == part or any(isinstance(x, tuple) and _contains(x, part) for x in e)
 
 
 def _elements(e: Expr, cons: str) -> list[Expr] | None:

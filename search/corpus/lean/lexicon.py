@@ -324,11 +324,16 @@ _FUNCTION_NOUNS = frozenset({"function", "map", "sequence"})
 _APPOSITION = re.compile(r"\b(of|at|in|on|to|for|from|by|with|within) (?:the|a|an) (?:[a-z-]+ ){1,2}?(\{\d+\})")
 
 
+#: A constant's name as a docstring writes it in backticks (`IntegrableOn`, `Set.OrdConnected`).
+_CONSTANT = re.compile(r"(?:\w+\.)*[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+")
+
+
 def _slots(text: str, args: list[str]) -> str:
-    """`text` with each backticked argument name made its slot (`{k}`), other backticks dropped.
-    A name the header does not bind but an argument's with a subscript or prime is that argument
-    ("continuous at a point `x₀`" of `ContinuousAt f x`) when the argument's own name is not
-    written."""
+    """`text` with each backticked argument name made its slot (`{k}`), other backticks dropped
+    and a constant's name said by its words ("`f` is `IntegrableOn` `s`": "{0} is integrable
+    on {1}"). A name the header does not bind but an argument's with a subscript or prime is
+    that argument ("continuous at a point `x₀`" of `ContinuousAt f x`) when the argument's own
+    name is not written."""
     position = {name: k for k, name in enumerate(args)}
 
     def slot(m: re.Match[str]) -> str:
@@ -336,7 +341,9 @@ def _slots(text: str, args: list[str]) -> str:
         bare = _DECORATION.sub("", inner)
         if inner not in position and bare in position and f"`{bare}`" not in text:
             inner = bare
-        return "{%d}" % position[inner] if inner in position else inner
+        if inner in position:
+            return "{%d}" % position[inner]
+        return words_of(inner).removeprefix("is ") if _CONSTANT.fullmatch(inner) else inner
 
     return _APPOSITION.sub(r"\1 \2", _tidy(_TICKED.sub(slot, text).replace("`", "")))
 

@@ -77,6 +77,8 @@ CONSTANTS = [
     lean("Compacts.map", "def", "def map (f : α → β) (hf : IsCompact f) (K : Compacts α) : Compacts β"),
     lean("SSet.horn", "def", "def horn (n : ℕ) (i : Fin (n + 1)) : (Δ[n] : SSet.{u}).Subcomplex"),
     lean("SSet.boundary", "def", "def boundary (n : ℕ) : (Δ[n] : SSet.{u}).Subcomplex"),
+    lean("MeasureTheory.IntegrableOn", "def", "def IntegrableOn (f : α → ε) (s : Set α) (μ : Measure α := by volume_tac) "
+         ": Prop", "A function `f` is `IntegrableOn` a set `s` if it is integrable with respect to `μ.restrict s`."),
 ]
 
 
@@ -117,6 +119,8 @@ def lexicon() -> Lexicon:
     ("Metric.ball", "the ball of {0} and {1}", "function", "name"),
     # ... or, when it says them all, a `variable` before the header's arguments (`G.IsRegularOfDegree d`)
     ("SimpleGraph.IsRegularOfDegree", "{0} is regular of degree {1}", "predicate", "docstring"),
+    # a constant's name in a docstring is said by its words, a slot's noun left out
+    ("MeasureTheory.IntegrableOn", "{0} is integrable on {1}", "predicate", "docstring"),
 ])
 def test_phrases_from_docstrings_and_names(lexicon: Lexicon, name: str, template: str, role: str, source: str) -> None:
     assert lexicon.phrases[name] == Phrase(template, role, source)
@@ -167,10 +171,20 @@ def test_the_shipped_corrections_say_structure_fields() -> None:
                        "theorem Indep.subset {M : Matroid α} (hJ : M.Indep J) (hIJ : I ⊆ J) : M.Indep I")
     assert informaliser.sentence(independent).text == \
         "If J is independent in M and I is a subset of J, then I is independent in M."
-    objects = lean("HomologicalComplex.t", "theorem",
+    # (a field's last component, `c.Rel`, is found in the statement's namespace first: `Multiset.Rel` is another)
+    objects = lean("ComplexShape.t", "theorem",
                    "theorem t (K : HomologicalComplex V c) (h : c.Rel i j) : IsZero (K.X i)")
     assert informaliser.sentence(objects).text == \
         "If c allows a differential from i to j, then the object of K in degree i is zero."
+
+
+def test_the_shipped_corrections_make_a_class_that_states_a_property_a_condition() -> None:
+    informaliser = Informaliser(build_lexicon([]), {})
+    record = lean("ZMod.t", "theorem", "theorem t (n : ℕ) [NeZero n] (f g : Multiset α) (h : Multiset.Rel Associated f g) "
+                  ": 0 < n")
+    assert informaliser.sentence(record).text == \
+        "For a natural number n, if n is not zero and f and g are related elementwise by associated, then 0 is less " \
+        "than n."
 
 
 def test_the_shipped_corrections_say_whose_property_a_name_ending_in_a_preposition_is() -> None:
@@ -272,7 +286,7 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "If x is less than y, then x equals y."),
     # a sentence that opens on a variable keeps its letter: "F times g" would be another variable
     (lean("Even.mul_self", "theorem", "theorem Even.mul_self (f g : α) : f * g = g * f"),
-     "f * g equals g * f."),
+     "f * g equals g * f; that is, multiplication is commutative."),
     (lean("Function.Even.add", "theorem", "theorem Function.Even.add (hf : Function.Even f) : Function.Even (f + f)"),
      "If f is even, then the sum of f and f is even."),
     (lean("AEMeasurable.mono", "theorem", "theorem AEMeasurable.mono (h : AEMeasurable f μ) : AEMeasurable f ν"),
@@ -296,7 +310,8 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("Filter.EventuallyEq.deriv_eq", "theorem", "theorem deriv_eq (h : f =ᶠ[𝓝 x] g) : deriv f x = deriv g x"),
      "If f equals g eventually along x, then the derivative of f at x equals the derivative of g at x."),
     (lean("real_inner_comm", "theorem", "theorem real_inner_comm (x y : F) : ⟪y, x⟫_ℝ = ⟪x, y⟫_ℝ"),
-     "The inner product of y and x equals the inner product of x and y."),
+     "The inner product of y and x equals the inner product of x and y; that is, the inner product is "
+     "symmetric."),
     (lean("add_left_injective", "theorem", "theorem add_left_injective (b : G) : Function.Injective (· + b)"),
      "The function x ↦ x + b is injective."),
     (lean("isLittleO_id", "theorem", "theorem isLittleO_id (k : ℝ) : (fun t ↦ t ^ k) =o[atTop] fun t ↦ t ^ (k + 1)"),
@@ -396,6 +411,36 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           variables="{R S α : Type*} [CommRing R] [CommRing S] [CommRing S] [Module R S]"),
      "For commutative rings R and S and a module S over R, if the sum of a and b is even, then the sum of b and "
      "a is even."),
+    # the law an equation or equivalence states is named as a mathematician names it
+    (lean("mul_assoc", "theorem", "theorem mul_assoc : ∀ a b c : G, a * b * c = a * (b * c)"),
+     "For all a, b and c, a * b * c equals a * (b * c); that is, multiplication is associative."),
+    (lean("symm", "theorem", "theorem symm (r : α → α → Prop) (a b : α) : r a b ↔ r b a"),
+     "For a relation r on α, r a b if and only if r b a; that is, the relation is symmetric."),
+    (lean("union_comm", "theorem", "theorem union_comm (s t : Set α) : s ∪ t = t ∪ s"),
+     "For sets s and t of α, the union of s and t equals the union of t and s; that is, union is commutative."),
+    (lean("left_distrib", "theorem", "theorem left_distrib (a b c : R) : a * (b + c) = a * b + a * c"),
+     "a * (b + c) equals a * b + a * c; that is, multiplication distributes over addition."),
+    (lean("mul_right_inj", "theorem", "theorem mul_right_inj (a : G) {b c : G} : a * b = a * c ↔ b = c"),
+     "a * b equals a * c if and only if b equals c; that is, multiplication by a is injective."),
+    (lean("idem", "theorem", "theorem idem (f : α → α) (x : α) : f (f x) = f x"),
+     "For a function f, f (f x) equals f x; that is, f is idempotent."),
+    (lean("inv_inv", "theorem", "theorem inv_inv (a : G) : a⁻¹⁻¹ = a"),
+     "The inverse of the inverse of a equals a; that is, inversion is an involution."),
+    (lean("symm", "theorem", "theorem symm (d : α → α → ℝ) (x y : α) : d x y = d y x"),
+     "For a function d, d x y equals d y x; that is, d is symmetric."),
+    (lean("not_a_law", "theorem", "theorem not_a_law (a b c : G) : a * b = b * c"), "a * b equals b * c."),
+    (lean("thrice", "theorem", "theorem thrice (f : α → α) (x : α) : f (f (f x)) = f x"),
+     "For a function f, f (f (f x)) equals f x."),
+    # ... only of all values: not of some that a hypothesis picks
+    (lean("set_mul_normal_comm", "theorem", "theorem set_mul_normal_comm (S N : Set G) (hN : Normal N) : S * N = N * S"),
+     "For sets S and N of G, if N is normal, then S * N equals N * S."),
+    # an integral of a function applied to its variable is the function's; a set integral is over the set
+    (lean("setIntegral", "theorem", "theorem setIntegral (f : X → E) (s : Set X) : "
+          "∫ x in s, f x = ∫ x, f x ∂μ.restrict s + ∫ x, ∫ y, g x y ∂μ ∂μ"),
+     "For a function f and a set s of X, the integral of f over s equals the integral of f over s with respect to "
+     "μ plus the integral of the function x ↦ the integral of g x with respect to μ with respect to μ."),
+    (lean("inner_self_nonneg", "theorem", "theorem inner_self_nonneg {x : E} : 0 ≤ re ⟪x, x⟫"),
+     "0 is at most re of the inner product of x and x."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
