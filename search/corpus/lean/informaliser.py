@@ -330,7 +330,8 @@ class _Speaker:
         c = a * (b * c)` "multiplication is associative", `a * (b + c) = a * b + a * c`
         "multiplication distributes over addition", `f a = f b ↔ a = b` "f is injective", `-(-a) =
         a` "negation is an involution", `f (f x) = f x` "f is idempotent", for all values of its
-        variables; "" for any other."""
+        variables; "" for any other, and where the operands are terms, not variables (`a ^ n * a =
+        a * a ^ n` is no law of multiplication)."""
         while e[0] == "Π" and not self.is_proposition(e[2]):
             e = e[3]
         head, sides = unapply(e)
@@ -339,9 +340,10 @@ class _Speaker:
         left, right = sides
         (lf, la), (rf, ra) = unapply(left), unapply(right)
         if head == ("c", "Iff") and lf == rf == ("c", "Eq") and len(la) == 2 and ra == [_last(la[0]), _last(la[1])] \
-                and (function := _function_of(la[0])) is not None and function == _function_of(la[1]):
+                and _variables(*ra) and (function := _function_of(la[0])) is not None \
+                and function == _function_of(la[1]) != ("c", ANONYMOUS_CONSTRUCTOR):
             return f"{self.operation(function)} is injective"
-        if lf == rf and len(la) == len(ra) >= 2 and la[:-2] == ra[:-2] and la[-2:] == ra[:-3:-1] and la[-1] != la[-2]:
+        if lf == rf and len(la) == len(ra) >= 2 and la[:-2] == ra[:-2] and la[-2:] == ra[:-3:-1] and _variables(*la[-2:]):
             if head == ("c", "Iff") or self.is_proposition(left):
                 return "the relation is symmetric"
             function = app(lf, *la[:-2])  # an operation commutes, a function of two arguments is symmetric
@@ -349,8 +351,9 @@ class _Speaker:
         for one, other in ((left, right), (right, left)):
             if law := self.binary_law(one, other):
                 return law
-            if (function := _function_of(one)) is not None and _function_of(_last(one)) == function:
-                if _last(_last(one)) == other and _function_of(other) != function:  # not `f (f (f x)) = f x`
+            if (function := _function_of(one)) is not None and _function_of(_last(one)) == function \
+                    and _variables(_last(_last(one))):
+                if _last(_last(one)) == other:
                     return f"{self.operation(function)} is an involution"
                 if _last(one) == other:
                     return f"{self.operation(function)} is idempotent"
@@ -364,10 +367,13 @@ class _Speaker:
             return ""
         op, (x, y) = outer
         inner = _operands(x)
-        if inner is not None and inner[0] == op and _operands(other) == (op, [inner[1][0], app(op, inner[1][1], y)]):
+        if inner is not None and inner[0] == op and _variables(*inner[1], y) \
+                and _operands(other) == (op, [inner[1][0], app(op, inner[1][1], y)]):
             return f"{self.operation(op)} is associative"
-        for inner, sides in ((_operands(y), lambda b: (x, b)), (_operands(x), lambda a: (a, y))):
+        # `x * (a + b)` and `(a + b) * y`: the factor, and the operands where it goes
+        for inner, factor, sides in ((_operands(y), x, lambda b: (x, b)), (_operands(x), y, lambda a: (a, y))):
             if inner is not None and inner[0] != op and self.binary(op) and self.binary(inner[0]) \
+                    and _variables(*inner[1], factor) \
                     and _operands(other) == (inner[0], [app(op, *sides(inner[1][0])), app(op, *sides(inner[1][1]))]):
                 return f"{self.binary(op)} distributes over {self.binary(inner[0])}"
         return ""
@@ -836,6 +842,11 @@ def _operands(e: Expr) -> tuple[Expr, list[Expr]] | None:
     arguments before them kept in the operation); None when `e` applies nothing to two."""
     head, args = unapply(e)
     return (app(head, *args[:-2]), args[-2:]) if len(args) >= 2 else None
+
+
+def _variables(*es: Expr) -> bool:
+    """Whether `es` are distinct variables (the operands a law speaks of for all their values)."""
+    return all(e[0] == "l" for e in es) and len(set(es)) == len(es)
 
 
 def _contains(e: Expr, part: Expr) -> bool:
