@@ -176,9 +176,12 @@ class _Speaker:
         #: `{p : α → Prop}`): `P` and `p a` are propositions, a hypothesis `h : ∀ a, p a` a
         #: condition ("if for every a, p a").
         self.predicates: set[str] = set()
+        #: Every name the statement binds (a law speaks of them; `X` in `X * p = p * X` is a constant).
+        self.bound: set[str] = set()
 
     def bind(self, name: str, domain: Expr) -> None:
         """Remember what the statement binds `name` to, where it tells what `name` can say."""
+        self.bound.add(name)
         codomain = domain
         while codomain[0] == "f":
             codomain = codomain[2]
@@ -333,6 +336,7 @@ class _Speaker:
         variables; "" for any other, and where the operands are terms, not variables (`a ^ n * a =
         a * a ^ n` is no law of multiplication)."""
         while e[0] == "Π" and not self.is_proposition(e[2]):
+            self.bind(e[1], e[2])
             e = e[3]
         head, sides = unapply(e)
         if head not in (("c", "Eq"), ("c", "Iff")) or len(sides) != 2 or _contains(e, UNREAD):
@@ -340,10 +344,10 @@ class _Speaker:
         left, right = sides
         (lf, la), (rf, ra) = unapply(left), unapply(right)
         if head == ("c", "Iff") and lf == rf == ("c", "Eq") and len(la) == 2 and ra == [_last(la[0]), _last(la[1])] \
-                and _variables(*ra) and (function := _function_of(la[0])) is not None \
+                and self.variables(*ra) and (function := _function_of(la[0])) is not None \
                 and function == _function_of(la[1]) != ("c", ANONYMOUS_CONSTRUCTOR):
             return f"{self.operation(function)} is injective"
-        if lf == rf and len(la) == len(ra) >= 2 and la[:-2] == ra[:-2] and la[-2:] == ra[:-3:-1] and _variables(*la[-2:]):
+        if lf == rf and len(la) == len(ra) >= 2 and la[:-2] == ra[:-2] and la[-2:] == ra[:-3:-1] and self.variables(*la[-2:]):
             if head == ("c", "Iff") or self.is_proposition(left):
                 return "the relation is symmetric"
             function = app(lf, *la[:-2])  # an operation commutes, a function of two arguments is symmetric
@@ -352,7 +356,7 @@ class _Speaker:
             if law := self.binary_law(one, other):
                 return law
             if (function := _function_of(one)) is not None and _function_of(_last(one)) == function \
-                    and _variables(_last(_last(one))):
+                    and self.variables(_last(_last(one))):
                 if _last(_last(one)) == other:
                     return f"{self.operation(function)} is an involution"
                 if _last(one) == other:
@@ -367,16 +371,21 @@ class _Speaker:
             return ""
         op, (x, y) = outer
         inner = _operands(x)
-        if inner is not None and inner[0] == op and _variables(*inner[1], y) \
+        if inner is not None and inner[0] == op and self.variables(*inner[1], y) \
                 and _operands(other) == (op, [inner[1][0], app(op, inner[1][1], y)]):
             return f"{self.operation(op)} is associative"
         # `x * (a + b)` and `(a + b) * y`: the factor, and the operands where it goes
         for inner, factor, sides in ((_operands(y), x, lambda b: (x, b)), (_operands(x), y, lambda a: (a, y))):
             if inner is not None and inner[0] != op and self.binary(op) and self.binary(inner[0]) \
-                    and _variables(*inner[1], factor) \
+                    and self.variables(*inner[1], factor) \
                     and _operands(other) == (inner[0], [app(op, *sides(inner[1][0])), app(op, *sides(inner[1][1]))]):
                 return f"{self.binary(op)} distributes over {self.binary(inner[0])}"
         return ""
+
+    def variables(self, *es: Expr) -> bool:
+        """Whether `es` are distinct names the statement binds (the operands a law speaks of for
+        all their values)."""
+        return all(e[0] == "l" and e[1] in self.bound for e in es) and len(set(es)) == len(es)
 
     def binary(self, e: Expr) -> str:
         """The noun of a binary operation, one that notation writes: `HAdd.hAdd` "addition",
@@ -842,11 +851,6 @@ def _operands(e: Expr) -> tuple[Expr, list[Expr]] | None:
     arguments before them kept in the operation); None when `e` applies nothing to two."""
     head, args = unapply(e)
     return (app(head, *args[:-2]), args[-2:]) if len(args) >= 2 else None
-
-
-def _variables(*es: Expr) -> bool:
-    """Whether `es` are distinct variables (the operands a law speaks of for all their values)."""
-    return all(e[0] == "l" for e in es) and len(set(es)) == len(es)
 
 
 def _contains(e: Expr, part: Expr) -> bool:

@@ -431,6 +431,7 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("not_a_law", "theorem", "theorem not_a_law (a b c : G) : a * b = b * c"), "a * b equals b * c."),
     (lean("pow_mul_comm", "theorem", "theorem pow_mul_comm (a : M) (n : ℕ) : a ^ n * a = a * a ^ n"),
      "For a natural number n, a ^ n * a equals a * a ^ n."),
+    (lean("Polynomial.X_mul", "theorem", "theorem X_mul (p : R) : X * p = p * X"), "X * p equals p * X."),
     (lean("thrice", "theorem", "theorem thrice (f : α → α) (x : α) : f (f (f x)) = f x"),
      "For a function f, f (f (f x)) equals f x."),
     # ... only of all values: not of some that a hypothesis picks
