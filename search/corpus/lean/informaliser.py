@@ -21,10 +21,10 @@ prime number, then 2 is at most p." The statement is read by the project's own t
 * a function that applies a variable to its own variable is that variable's (`fun x => f x`:
   "f"), an integral is over its set with respect to its measure ("the integral of f over s
   with respect to μ");
-* a theorem without hypotheses that has the shape of a law is said to state it, as a
-  mathematician names it ("a + b equals b + a; that is, addition is commutative": symmetric
-  relations, commutative, associative and distributive operations, injective functions,
-  involutions, idempotents; `_Speaker.law`);
+* a theorem that has the shape of a law, of variables no hypothesis is about, is said to state
+  it, as a mathematician names it ("a + b equals b + a; that is, addition is commutative":
+  symmetric relations and functions, commutative, associative and distributive operations,
+  injective functions, involutions, idempotents; `_Speaker.law`);
 * a definition is said by what its value is, a structure or class by its parents and
   fields, an instance by the class it makes its type a member of.
 
@@ -178,6 +178,10 @@ class _Speaker:
         self.predicates: set[str] = set()
         #: Every name the statement binds (a law speaks of them; `X` in `X * p = p * X` is a constant).
         self.bound: set[str] = set()
+        #: Names its hypotheses are about: a law holds of all values of a variable, not of those a
+        #: hypothesis picks (`[N.Normal]` for `S * N = N * S`); a class of its type (`[LeftDistribClass
+        #: R]` for `a * (b + c)`) is no hypothesis on a.
+        self.constrained: set[str] = set()
 
     def bind(self, name: str, domain: Expr) -> None:
         """Remember what the statement binds `name` to, where it tells what `name` can say."""
@@ -383,9 +387,10 @@ class _Speaker:
         return ""
 
     def variables(self, *es: Expr) -> bool:
-        """Whether `es` are distinct names the statement binds (the operands a law speaks of for
-        all their values)."""
-        return all(e[0] == "l" and e[1] in self.bound for e in es) and len(set(es)) == len(es)
+        """Whether `es` are distinct names the statement binds and no hypothesis is about (the
+        operands a law speaks of for all their values)."""
+        return all(e[0] == "l" and e[1] in self.bound and e[1] not in self.constrained for e in es) \
+            and len(set(es)) == len(es)
 
     def binary(self, e: Expr) -> str:
         """The noun of a binary operation, one that notation writes: `HAdd.hAdd` "addition",
@@ -671,14 +676,17 @@ class Informaliser:
     def _said(self, s: Statement, expr: Expr, speaker: _Speaker, with_setting: bool = True) -> str:
         """The sentence, with the setting its instance binders give when `with_setting`."""
         settings, objects, conditions = [], [], []
+        constraints: list[Expr] = []  # what the conditions are of (a law holds of the other variables)
         e = expr
         while e[0] == "Π" and e[4]:
             _, name, domain, body, bracket = e
             speaker.bind(name, domain)
             if bracket == "[" and speaker.is_proposition(domain):  # `[Fact p.Prime]`, `[IsDomain R]`
                 conditions.append(speaker.claim(domain))
+                constraints.append(domain)
             elif bracket == "[" and (condition := speaker.class_property(domain)):
                 conditions.append(condition)
+                constraints.append(domain)
             elif bracket == "[":
                 setting = self._setting(domain, speaker) if with_setting else None
                 if setting:
@@ -686,6 +694,7 @@ class Informaliser:
             elif speaker.is_proposition(domain):
                 speaker.proofs.add(name)
                 conditions.append(speaker.claim(domain))
+                constraints.append(domain)
             elif (kind := speaker.kind_of(domain))[0]:
                 objects.append((kind[0], name, kind[1]))
             elif HYPOTHESIS.match(name):
@@ -694,17 +703,20 @@ class Informaliser:
                 speaker.proofs.add(name)
                 if domain != VAR:
                     conditions.append(speaker.guessed_claim(domain) or "…")
+                    constraints.append(domain)
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):
             conditions.append(speaker.claim(e[1]))
+            constraints.append(e[1])
             e = e[2]
         main = self._main(s, e, speaker)
         if not main or main == speaker.term(UNREAD) and not conditions:  # a setting alone says nothing
             return ""
+        speaker.constrained = {name for c in constraints for name in _names(c)}
+        if s.kind in ("theorem", "lemma") and (law := speaker.law(e)):
+            main = f"{main}; that is, {law}"
         if conditions:
             main = f"if {' and '.join(conditions)}, then {main}"
-        elif s.kind in ("theorem", "lemma") and (law := speaker.law(e)):  # a law holds of all values, not of some
-            main = f"{main}; that is, {law}"
         intro = settings + objects
         return f"for {_introduced(intro)}, {main}" if intro else main
 
@@ -851,6 +863,11 @@ def _operands(e: Expr) -> tuple[Expr, list[Expr]] | None:
     arguments before them kept in the operation); None when `e` applies nothing to two."""
     head, args = unapply(e)
     return (app(head, *args[:-2]), args[-2:]) if len(args) >= 2 else None
+
+
+def _names(e: Expr) -> set[str]:
+    """The variables a term mentions."""
+    return {e[1]} if e[0] == "l" else {n for x in e if isinstance(x, tuple) for n in _names(x)}
 
 
 def _contains(e: Expr, part: Expr) -> bool:

@@ -434,6 +434,13 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("Polynomial.X_mul", "theorem", "theorem X_mul (p : R) : X * p = p * X"), "X * p equals p * X."),
     (lean("thrice", "theorem", "theorem thrice (f : α → α) (x : α) : f (f (f x)) = f x"),
      "For a function f, f (f (f x)) equals f x."),
+    # ... of variables no hypothesis is about: a class of their type is none
+    (lean("mul_add", "theorem", "theorem mul_add [Mul R] [Add R] [LeftDistribClass R] (a b c : R) : "
+          "a * (b + c) = a * b + a * c"),
+     "For a left distrib class R, a * (b + c) equals a * b + a * c; that is, multiplication distributes over "
+     "addition."),
+    (lean("Function.Injective.eq_iff", "theorem", "theorem eq_iff (hf : Injective f) {a b : α} : f a = f b ↔ a = b"),
+     "If f is injective, then f a equals f b if and only if a equals b; that is, f is injective."),
     # ... only of all values: not of some that a hypothesis picks
     (lean("set_mul_normal_comm", "theorem", "theorem set_mul_normal_comm (S N : Set G) (hN : Normal N) : S * N = N * S"),
      "For sets S and N of G, if N is normal, then S * N equals N * S."),
