@@ -176,8 +176,9 @@ class _Speaker:
         #: `{p : α → Prop}`): `P` and `p a` are propositions, a hypothesis `h : ∀ a, p a` a
         #: condition ("if for every a, p a").
         self.predicates: set[str] = set()
-        #: Every name the statement binds (a law speaks of them; `X` in `X * p = p * X` is a constant).
-        self.bound: set[str] = set()
+        #: Every name the statement binds, and its type (a law speaks of such names; `X` in `X * p = p
+        #: * X` is a constant).
+        self.bound: dict[str, Expr] = {}
         #: Names its hypotheses are about: a law holds of all values of a variable, not of those a
         #: hypothesis picks (`[N.Normal]` for `S * N = N * S`); a class of its type (`[LeftDistribClass
         #: R]` for `a * (b + c)`) is no hypothesis on a.
@@ -185,7 +186,7 @@ class _Speaker:
 
     def bind(self, name: str, domain: Expr) -> None:
         """Remember what the statement binds `name` to, where it tells what `name` can say."""
-        self.bound.add(name)
+        self.bound[name] = domain
         codomain = domain
         while codomain[0] == "f":
             codomain = codomain[2]
@@ -381,16 +382,17 @@ class _Speaker:
         # `x * (a + b)` and `(a + b) * y`: the factor, and the operands where it goes
         for inner, factor, sides in ((_operands(y), x, lambda b: (x, b)), (_operands(x), y, lambda a: (a, y))):
             if inner is not None and inner[0] != op and self.binary(op) and self.binary(inner[0]) \
-                    and self.variables(*inner[1], factor) \
+                    and self.variables(*inner[1]) and self.variables(factor) \
                     and _operands(other) == (inner[0], [app(op, *sides(inner[1][0])), app(op, *sides(inner[1][1]))]):
                 return f"{self.binary(op)} distributes over {self.binary(inner[0])}"
         return ""
 
     def variables(self, *es: Expr) -> bool:
-        """Whether `es` are distinct names the statement binds and no hypothesis is about (the
-        operands a law speaks of for all their values)."""
+        """Whether `es` are distinct names of one type that the statement binds and no hypothesis
+        is about: the operands a law speaks of for all their values (not `r * a = a * r`, `r` a
+        rational number cast into the ring of `a`)."""
         return all(e[0] == "l" and e[1] in self.bound and e[1] not in self.constrained for e in es) \
-            and len(set(es)) == len(es)
+            and len(set(es)) == len(es) and len({self.bound[e[1]] for e in es}) == 1
 
     def binary(self, e: Expr) -> str:
         """The noun of a binary operation, one that notation writes: `HAdd.hAdd` "addition",

@@ -432,6 +432,8 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("pow_mul_comm", "theorem", "theorem pow_mul_comm (a : M) (n : ℕ) : a ^ n * a = a * a ^ n"),
      "For a natural number n, a ^ n * a equals a * a ^ n."),
     (lean("Polynomial.X_mul", "theorem", "theorem X_mul (p : R) : X * p = p * X"), "X * p equals p * X."),
+    (lean("Rat.cast_comm", "theorem", "theorem cast_comm (r : ℚ) (a : α) : (r : α) * a = a * r"),
+     "For a rational number r, r * a equals a * r."),
     (lean("thrice", "theorem", "theorem thrice (f : α → α) (x : α) : f (f (f x)) = f x"),
      "For a function f, f (f (f x)) equals f x."),
     # ... of variables no hypothesis is about: a class of their type is none
