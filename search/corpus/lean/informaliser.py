@@ -677,26 +677,23 @@ class Informaliser:
 
     def _said(self, s: Statement, expr: Expr, speaker: _Speaker, with_setting: bool = True) -> str:
         """The sentence, with the setting its instance binders give when `with_setting`."""
-        settings, objects, conditions = [], [], []
-        constraints: list[Expr] = []  # what the conditions are of (a law holds of the other variables)
+        settings, objects = [], []
+        conditions: list[tuple[str, Expr]] = []  # each said, and what it says (a law holds of other variables)
         e = expr
         while e[0] == "Π" and e[4]:
             _, name, domain, body, bracket = e
             speaker.bind(name, domain)
             if bracket == "[" and speaker.is_proposition(domain):  # `[Fact p.Prime]`, `[IsDomain R]`
-                conditions.append(speaker.claim(domain))
-                constraints.append(domain)
+                conditions.append((speaker.claim(domain), domain))
             elif bracket == "[" and (condition := speaker.class_property(domain)):
-                conditions.append(condition)
-                constraints.append(domain)
+                conditions.append((condition, domain))
             elif bracket == "[":
                 setting = self._setting(domain, speaker) if with_setting else None
                 if setting:
                     settings.append(setting)
             elif speaker.is_proposition(domain):
                 speaker.proofs.add(name)
-                conditions.append(speaker.claim(domain))
-                constraints.append(domain)
+                conditions.append((speaker.claim(domain), domain))
             elif (kind := speaker.kind_of(domain))[0]:
                 objects.append((kind[0], name, kind[1]))
             elif HYPOTHESIS.match(name):
@@ -704,21 +701,19 @@ class Informaliser:
                 # not read (notation unknown) is not
                 speaker.proofs.add(name)
                 if domain != VAR:
-                    conditions.append(speaker.guessed_claim(domain) or "…")
-                    constraints.append(domain)
+                    conditions.append((speaker.guessed_claim(domain) or "…", domain))
             e = body
         while e[0] == "f" and speaker.is_proposition(e[1]):
-            conditions.append(speaker.claim(e[1]))
-            constraints.append(e[1])
+            conditions.append((speaker.claim(e[1]), e[1]))
             e = e[2]
         main = self._main(s, e, speaker)
         if not main or main == speaker.term(UNREAD) and not conditions:  # a setting alone says nothing
             return ""
-        speaker.constrained = {name for c in constraints for name in _names(c)}
+        speaker.constrained = {name for _, said_of in conditions for name in _names(said_of)}
         if s.kind in ("theorem", "lemma") and (law := speaker.law(e)):
             main = f"{main}; that is, {law}"
         if conditions:
-            main = f"if {' and '.join(conditions)}, then {main}"
+            main = f"if {' and '.join(said for said, _ in conditions)}, then {main}"
         intro = settings + objects
         return f"for {_introduced(intro)}, {main}" if intro else main
 
