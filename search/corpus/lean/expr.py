@@ -80,7 +80,6 @@ from search.corpus.lean.notation import (
     INDEXED,
     INDEXED_TYPES,
     INFIX,
-    INTERVAL_INTEGRAL,
     ITERATE,
     MEASURE_PRECEDENCE,
     NEGATED,
@@ -548,7 +547,9 @@ class _Reader:
                 measure = self.expr(MEASURE_PRECEDENCE)
             b = bindings[0] if bindings else _Binding([])
             if b.upper is not None and b.bound is not None:
-                return app(const(INTERVAL_INTEGRAL), body, b.bound, b.upper,
+                if not notation.interval:
+                    return self.unread(f"no interval form of '{notation.constant}' is known")
+                return app(const(notation.interval), body, b.bound, b.upper,
                            const(VOLUME) if measure == VAR else measure)
             measure = const(VOLUME) if measure == VAR else measure
             if b.relation and b.bound is not None:

@@ -82,7 +82,8 @@ TERM_CONSTANTS: dict[str, str] = {
     "∠": "EuclideanGeometry.angle", "∡": "EuclideanGeometry.oangle",
 }
 #: More binary notation (`X ⊗ Y` as the monoidal categories' tensor product of objects, the
-#: most common of the notations Mathlib scopes to `⊗`).
+#: most common of the notations Mathlib scopes to `⊗`; `l ~ l'` as Lean's `List.Perm`, which
+#: a local notation of Mathlib's `Lists` reuses).
 TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "∉": (50, False, "Membership.mem"), "''": (80, False, "Set.image"), "⁻¹'": (80, False, "Set.preimage"),
     "++": (65, False, "HAppend.hAppend"), "::": (67, True, "List.cons"), "≫": (80, True, "CategoryTheory.CategoryStruct.comp"),
@@ -93,10 +94,13 @@ TERM_INFIX: dict[str, tuple[int, bool, str]] = {
     "◁": (81, True, "CategoryTheory.MonoidalCategoryStruct.whiskerLeft"),
     "▷": (81, False, "CategoryTheory.MonoidalCategoryStruct.whiskerRight"),
     "≍": (50, False, "HEq"), "⤳": (300, False, "Specializes"),
+    "~": (50, False, "List.Perm"), "≪": (50, False, "MeasureTheory.Measure.AbsolutelyContinuous"),
+    "⟂": (50, False, "Submodule.IsOrtho"),
 }
 #: Binary notation whose symbol the tokenizer splits, a symbol with glued decorations (`∘ₗ` is
 #: `∘` then `ₗ`): the reader joins a run of glued tokens into one of these. Splitting them
 #: keeps Lean's instance naming (`instance_names`), which reads none of them, as it was.
+#: `⊗ₖ` is left out: Mathlib scopes it to Kronecker products of matrices and to kernels.
 #: `f ⁻¹ᵁ U`, the preimage of an open set under a morphism of schemes, is
 #: `(Opens.map f.base).obj U`, read as `TopologicalSpace.Opens.map f U` (`.base` and the
 #: functor's `obj` left out).
@@ -110,6 +114,10 @@ DECORATED_INFIX: dict[str, tuple[int, bool, str]] = {
     "==": (50, False, "BEq.beq"), "!=": (50, False, "bne"),
     "⁻¹ᵁ": (90, True, "TopologicalSpace.Opens.map"),
     "≪≫": (80, True, "CategoryTheory.Iso.trans"), "~ᵤ": (50, False, "Associated"),
+    "<+": (50, False, "List.Sublist"), "<+:": (50, False, "List.IsPrefix"), "<:+": (50, False, "List.IsSuffix"),
+    "<:+:": (50, False, "List.IsInfix"), "≪ᵥ": (50, False, "MeasureTheory.VectorMeasure.AbsolutelyContinuous"),
+    "∘ₖ": (100, False, "ProbabilityTheory.Kernel.comp"), "→ₛ": (25, True, "MeasureTheory.SimpleFunc"),
+    "→ᵤ": (25, True, "UniformFun"),
 }
 #: What the informaliser's reading makes of `(↑)`: the coercion a statement names, whichever
 #: function it elaborates to (no constant of Lean's).
@@ -138,7 +146,7 @@ EVENTUALLY: dict[str, tuple[str, str]] = {
     "=ᶠ[": ("Filter.EventuallyEq", ""), "≤ᶠ[": ("Filter.EventuallyLE", ""),
     "=ᵐ[": ("Filter.EventuallyEq", AE), "≤ᵐ[": ("Filter.EventuallyLE", AE),
     "=o[": ("Asymptotics.IsLittleO", ""), "=O[": ("Asymptotics.IsBigO", ""),
-    "=Θ[": ("Asymptotics.IsTheta", ""),
+    "=Θ[": ("Asymptotics.IsTheta", ""), "~[": ("Asymptotics.IsEquivalent", ""),
 }
 #: `∀ᵐ x ∂μ, p x` is `Filter.Eventually (fun x => p x) (MeasureTheory.ae μ)` (`volume` without
 #: `∂μ`), `∃ᵐ` the same with `Filter.Frequently`; the tokenizer splits them (`∀` `ᵐ`).
@@ -251,6 +259,9 @@ class Binder:
     #: Whether the symbol binds only when names (and their type) and a comma follow it
     #: (`⨁ i, A i`); else it is other notation the reader does not know (`⨁ f`, a biproduct).
     named: bool = False
+    #: The constant of the `integral` shape's interval form (`∫ x in a..b, f x`); "" where the
+    #: reader does not know that form (`⨍ x in a..b, f x`, an average over `Ι a b`).
+    interval: str = ""
 
 
 BINDERS: dict[str, Binder] = {
@@ -265,13 +276,13 @@ BINDERS: dict[str, Binder] = {
     "⨆": Binder("iSup", "function", 60),
     "⨅": Binder("iInf", "function", 60),
     "⨁": Binder("DirectSum", "function", named=True),
-    "∫": Binder("MeasureTheory.integral", "integral", 60),
+    "∫": Binder("MeasureTheory.integral", "integral", 60, interval="intervalIntegral"),
     "∫⁻": Binder("MeasureTheory.lintegral", "integral", 60),
+    "⨍": Binder("MeasureTheory.average", "integral", 60),
+    "⨍⁻": Binder("MeasureTheory.laverage", "integral", 60),
     "∀ᶠ": Binder("Filter.Eventually", "filter"),
     "∃ᶠ": Binder("Filter.Frequently", "filter"),
 }
-#: `∫ x in a..b, f x` is `intervalIntegral (fun x => f x) a b volume`.
-INTERVAL_INTEGRAL = "intervalIntegral"
 #: The measure of an integral written without `∂μ`.
 VOLUME = "MeasureTheory.MeasureSpace.volume"
 #: The measure after `∂` is a term of this precedence (Mathlib's `∂" μ:70`): `∂μ.restrict s` and
@@ -284,7 +295,7 @@ BOUNDED_DOMAINS: dict[str, str] = {"<": "Finset.Iio", "≤": "Finset.Iic"}
 #: Multi-character symbols of these tables that the tokenizer must keep whole
 #: (`syntax.NOTATION` adds them to its vocabulary).
 SYMBOLS: tuple[str, ...] = (
-    "∑'", "∏'", "∑ᶠ", "∏ᶠ", "∫⁻", "∀ᶠ", "∃ᶠ", "⁻¹'", "''", "++", "≫", "⋙", "<$>", "+ᵥ", "-ᵥ",
+    "∑'", "∏'", "∑ᶠ", "∏ᶠ", "∫⁻", "⨍⁻", "∀ᶠ", "∃ᶠ", "⁻¹'", "''", "++", "≫", "⋙", "<$>", "+ᵥ", "-ᵥ",
     "⊗ₜ", "⋃₀", "⋂₀", "//",
 )
 
@@ -334,7 +345,9 @@ def documented() -> list[tuple[str, str]]:
         elif b.shape == "filter":
             rows.append((f"`{op} x in l, p x`", f"`{b.constant} (fun x => p x) l`"))
         elif b.shape == "integral":
-            rows.append((f"`{op} x, f x` (`in s`, `in a..b`, `∂μ`)", f"`{b.constant}` (`{INTERVAL_INTEGRAL}` for `a..b`)"))
+            interval = f" (`{b.interval}` for `a..b`)" if b.interval else ""
+            forms = "`in s`, `in a..b`, `∂μ`" if b.interval else "`in s`, `∂μ`"
+            rows.append((f"`{op} x, f x` ({forms})", f"`{b.constant}`{interval}"))
         else:
             rows.append((f"`{op} x, f x`", f"`{b.constant} (fun x => f x)`"))
     return rows
@@ -346,7 +359,7 @@ def elaborated() -> frozenset[str]:
     return frozenset({
         *CONSTANTS.values(), *TERM_CONSTANTS.values(), *GLUED_CONSTANTS.values(), *POSTFIX.values(),
         *TERM_POSTFIX.values(), *GLUED_POSTFIX.values(), *PARTS.values(), *INDEXED.values(),
-        ADJOIN, SHIFT, ORE_LOCALIZATION, AE, NHDS_WITHIN, INTERVAL_INTEGRAL, VOLUME, RESTRICT,
+        ADJOIN, SHIFT, ORE_LOCALIZATION, AE, NHDS_WITHIN, VOLUME, RESTRICT,
         *(head for _, _, head in (*INFIX.values(), *TERM_INFIX.values(), *DECORATED_INFIX.values())),
         *(name for name, _ in BRACKET_INFIX.values()), *GLUED_CALLS.values(), *GLUED_BRACKETS.values(),
         *(c for pair in EVENTUALLY.values() for c in pair if c), *ALMOST_EVERYWHERE.values(),
@@ -354,5 +367,6 @@ def elaborated() -> frozenset[str]:
         *(c for _, constants in ENCLOSING.values() for c in constants.values()),
         *(c for names in NEIGHBOURHOOD_SIDES.values() for c in names),
         *(b.constant for b in BINDERS.values()), *(b.universe for b in BINDERS.values() if b.universe),
+        *(b.interval for b in BINDERS.values() if b.interval),
         *BOUNDED_DOMAINS.values(), *CONGRUENCES.values(), *VECTOR, ITERATE,
     }) - {ARROW}

@@ -77,6 +77,13 @@ two = c("OfNat.ofNat", literal("2"))
         ("∫ x, f x ∂y.prod u + x", c("HAdd.hAdd", c("MeasureTheory.integral", c("prod", y, local("u")), app(f, x)), x)),
         ("∫ x, ∫ y, f x y ∂u ∂s", c("MeasureTheory.integral", local("s"),
                                     c("MeasureTheory.integral", local("u"), app(f, x, y)))),
+        # relations on lists, measures, submodules and functions along a filter
+        ("x <+ y ∧ x <:+: y ∧ x ~ y", c("And", c("List.Sublist", x, y), c("And", c("List.IsInfix", x, y),
+                                                                       c("List.Perm", x, y)))),
+        ("x ≪ y → f ~[y] x", pi(c("MeasureTheory.Measure.AbsolutelyContinuous", x, y),
+                                c("Asymptotics.IsEquivalent", y, f, x))),
+        ("⨍ x in s, f x ∂y", c("MeasureTheory.average", c("MeasureTheory.Measure.restrict", y, local("s")),
+                                app(f, x))),
         # `⟪x, y⟫` and `⁅x, y⁆` are arguments too
         ("f ⟪x, y⟫ ⁅x, y⁆", app(f, c("Inner.inner", VAR, x, y), c("Bracket.bracket", x, y))),
         ("if x = y then x else y", c("ite", c("Eq", x, y), x, y)),
@@ -311,6 +318,12 @@ def test_names_reading_is_unchanged() -> None:
     # decorated operators are unknown notation to it, as they were before the term reader knew them
     assert parse_expr(term_tokens("X ≃ₜ Y"), set()) == VAR
     assert parse_expr(term_tokens("f =ᶠ[l] g"), set()) == VAR
+
+
+def test_an_average_over_an_interval_is_not_read_as_an_integral() -> None:
+    assert parse_term(term_tokens("⨍ x in x..y, f x")) == VAR
+    assert parse_term(term_tokens("∫ x in x..y, f x")) == c("intervalIntegral", app(f, x), x, y,
+                                                          const("MeasureTheory.MeasureSpace.volume"))
 
 
 @pytest.mark.parametrize(
