@@ -76,8 +76,9 @@ _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": (
         "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
         "Set.iInter": ("intersection", False), "DirectSum": ("direct sum", False)}
-#: Integrals against a measure (`∫ x in s, f x ∂μ` is `integral (μ.restrict s) (fun x => f x)`): their noun.
-_INTEGRALS = {"MeasureTheory.integral": "integral", "MeasureTheory.lintegral": "lower integral"}
+#: Integrals and averages against a measure (`∫ x in s, f x ∂μ` is `integral (μ.restrict s) (fun x => f x)`): their noun.
+_INTEGRALS = {"MeasureTheory.integral": "integral", "MeasureTheory.lintegral": "lower integral",
+              "MeasureTheory.average": "average", "MeasureTheory.laverage": "lower average"}
 #: Operations as the laws a statement has the shape of name them ("addition is commutative").
 _OPERATIONS = {"HAdd.hAdd": "addition", "HMul.hMul": "multiplication", "HSMul.hSMul": "scalar multiplication",
                "HSub.hSub": "subtraction", "HDiv.hDiv": "division", "Function.comp": "composition",
@@ -215,6 +216,10 @@ class _Speaker:
             args = args[:len(args) - min(phrase.optional, len(args) - slots)]
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
+        for k in range(len(used) - 1):  # "the inner product of x with itself", not "of x and x"
+            pair = " of {%d} and {%d}" % (k, k + 1)
+            if phrase.role == "function" and used[k] == used[k + 1] and pair in out:
+                out = out.replace(pair, " of {%d} with itself" % k)
         for k, arg in enumerate(used):
             arg = self.built(arg)
             slot = "{%d}" % k

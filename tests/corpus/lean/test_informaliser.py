@@ -161,6 +161,27 @@ def test_the_shipped_corrections_say_each_constant_once() -> None:
     assert said is not None and said.text == "If g maps t to p and f maps s to t, then (g composed with f) maps s to p."
 
 
+@pytest.mark.parametrize(("record", "sentence"), [
+    (lean("inner_self_nonneg", "theorem", "theorem inner_self_nonneg {x : E} : 0 ≤ RCLike.re ⟪x, x⟫"),
+     "0 is at most the real part of the inner product of x with itself."),
+    (lean("List.Sublist.length_le", "theorem", "theorem length_le {l₁ l₂ : List α} (h : l₁ <+ l₂) : "
+          "l₁.length ≤ l₂.length"),
+     "For lists l₁ and l₂ of α, if l₁ is a sublist of l₂, then the length of l₁ is at most the length of l₂."),
+    (lean("MeasureTheory.Measure.AbsolutelyContinuous.trans", "theorem",
+          "theorem trans (h1 : μ₁ ≪ μ₂) (h2 : μ₂ ≪ μ₃) : μ₁ ≪ μ₃"),
+     "If μ₁ is absolutely continuous with respect to μ₂ and μ₂ is absolutely continuous with respect to μ₃, then "
+     "μ₁ is absolutely continuous with respect to μ₃."),
+    (lean("Nat.Coprime.gcd_eq_one", "theorem", "theorem gcd_eq_one {m n : ℕ} (h : Nat.Coprime m n) : "
+          "Nat.gcd m n = 1"),
+     "For natural numbers m and n, if m and n are coprime, then the greatest common divisor of m and n equals 1."),
+])
+def test_the_shipped_corrections_say_core_constants_and_relations(record: Statement, sentence: str) -> None:
+    """Lean's core constants (lists, `Nat.gcd`) have no record to make a phrase from: the corrections say them,
+    as they say the relations that notation writes (`l₁ <+ l₂`, `μ ≪ ν`)."""
+    said = Informaliser(build_lexicon([]), {}).sentence(record)
+    assert said is not None and said.text == sentence
+
+
 def test_the_shipped_corrections_say_structure_fields() -> None:
     """A field is no definition, so the lexicon made from the records has no phrase for it; the
     shipped lines say the projections statements use most (`G.Adj u v`, `M.Indep I`, `K.X i`)."""
@@ -452,7 +473,7 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "For a function f and a set s of X, the integral of f over s equals the integral of f over s with respect to "
      "μ plus the integral of the function x ↦ the integral of g x with respect to μ with respect to μ."),
     (lean("inner_self_nonneg", "theorem", "theorem inner_self_nonneg {x : E} : 0 ≤ re ⟪x, x⟫"),
-     "0 is at most re of the inner product of x and x."),
+     "0 is at most re of the inner product of x with itself."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
