@@ -102,7 +102,10 @@ def twin_name(name: str, item: AttributeItem, translations: Mapping[str, str] | 
 _MULTIPLICATIVE_OPS = {"*": "+", "/": "-", "∏": "∑", "∏'": "∑'", "∏ᶠ": "∑ᶠ", "•": "+ᵥ"}
 _RELATIONS = {"=", "≠", "≤", "<", "≥", ">"}
 _SIDE_STOP = {",", "↔", "→", "∧", "∨", ":", ":=", "(", ")", "[", "]", "{", "}", "⟨", "⟩"}
-_MUL_MARKERS = {"*", "/", "⁻¹", "^", "∏", "∏'", "∏ᶠ"}
+#: Marks glued after a token that make its notation multiplicative, dropped in the additive
+#: statement: `|a|ₘ` (`mabs`) is `|a|`, `a⁺ᵐ` (`oneLePart`) is `a⁺`, `a⁻ᵐ` is `a⁻`.
+_MULTIPLICATIVE_MARKS = {"ₘ": "|", "ᵐ": "⁺⁻"}
+_MUL_MARKERS = {"*", "/", "⁻¹", "^", "∏", "∏'", "∏ᶠ", *_MULTIPLICATIVE_MARKS}
 
 
 def _operand_start(toks: list[Token], end: int, single: bool) -> int:
@@ -113,6 +116,8 @@ def _operand_start(toks: list[Token], end: int, single: bool) -> int:
         t = toks[i - 1]
         if t.text in TERM_BRACKETS.closing:
             i = group_start(toks, i, TERM_BRACKETS)
+        elif t.text == "ₘ" and i >= 2 and toks[i - 2].text == "|" and (bar := _opening_bar(toks, i - 2)) is not None:
+            i = bar  # `|a|ₘ`, an element of the group (`|a|` may be a real number's, which stays)
         elif t.kind in ("ident", "num"):
             i -= 1
         else:
@@ -120,6 +125,12 @@ def _operand_start(toks: list[Token], end: int, single: bool) -> int:
         if single:
             break
     return i
+
+
+def _opening_bar(toks: list[Token], closing: int) -> int | None:
+    """Where the `|a|` that closes at `closing` opens (the `|` before it), if it does."""
+    opening = next((j for j in range(closing - 1, -1, -1) if toks[j].text == "|"), None)
+    return opening if opening is not None and opening < closing - 1 else None
 
 
 def _ends_atom(t: Token) -> bool:
@@ -189,13 +200,16 @@ def additive_signature(signature: str) -> str:
             start = _operand_start(out, len(out), single=False)
             end = _operand_end(toks, i + 1)
             base, exponent = out[start:], toks[i + 1:end]
+            if not (base and exponent):  # nothing to move: the power stays as written
+                out.append(t)
+                i += 1
+                continue
             del out[start:]
-            if base and exponent:
-                out.append(exponent[0]._replace(spaced=base[0].spaced))
-                out.extend(exponent[1:])
-                out.append(Token("sym", "•", spaced=True))
-                out.append(base[0]._replace(spaced=True))
-                out.extend(base[1:])
+            out.append(exponent[0]._replace(spaced=base[0].spaced))
+            out.extend(exponent[1:])
+            out.append(Token("sym", "•", spaced=True))
+            out.append(base[0]._replace(spaced=True))
+            out.extend(base[1:])
             i = end
             continue
         if t.text == "⁻¹" and out:
@@ -219,4 +233,10 @@ def additive_signature(signature: str) -> str:
         else:
             out.append(t)
         i += 1
-    return render_tokens(out)
+    return render_tokens([t for k, t in enumerate(out) if not _is_multiplicative_mark(out, k)])
+
+
+def _is_multiplicative_mark(toks: list[Token], k: int) -> bool:
+    """Whether `toks[k]` is one of `_MULTIPLICATIVE_MARKS`, glued after what it marks."""
+    t = toks[k]
+    return t.text in _MULTIPLICATIVE_MARKS and not t.spaced and k > 0 and toks[k - 1].text in _MULTIPLICATIVE_MARKS[t.text]

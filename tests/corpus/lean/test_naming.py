@@ -147,6 +147,10 @@ def test_dual_signature_reverses_the_order() -> None:
          "theorem sum_subtype {s : Finset {x // p x}} : ∑ᶠ i, f i = f a"),
         ("theorem preimage_smul (a : α) (t : Set β) : (fun x ↦ a • x) ⁻¹' t = a⁻¹ • t",
          "theorem preimage_vadd (a : α) (t : Set β) : (fun x ↦ a +ᵥ x) ⁻¹' t = -a +ᵥ t"),
+        # `|a|ₘ`, `a⁺ᵐ` and `a⁻ᵐ` lose their multiplicative mark; a power of `|a|ₘ` is a multiple of `|a|`
+        ("lemma mabs_mul_le (a b : α) : |a * b|ₘ ≤ |a|ₘ * |b|ₘ", "lemma abs_add_le (a b : α) : |a + b| ≤ |a| + |b|"),
+        ("theorem mk_le_mk : mk a ≤ mk b ↔ ∃ n, |b|ₘ ≤ |a|ₘ ^ n", "theorem mk_le_mk : mk a ≤ mk b ↔ ∃ n, |b| ≤ n • |a|"),
+        ("theorem oneLePart_of_le_one : a ≤ 1 → a⁺ᵐ = 1", "theorem posPart_of_nonpos : a ≤ 0 → a⁺ = 0"),
     ],
 )
 def test_additive_signature(signature: str, expected: str) -> None:
