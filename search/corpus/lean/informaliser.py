@@ -311,7 +311,7 @@ class _Speaker:
             while conclusion[0] == "f":
                 premises.append(self.claim(conclusion[1]))
                 conclusion = conclusion[2]
-            return f"if {' and '.join(premises)}, then {self.claim(conclusion)}"
+            return f"if {_conjoined(premises)}, then {self.claim(conclusion)}"
         head, args = unapply(e)
         if head[0] == "c":
             name = head[1]
@@ -718,7 +718,7 @@ class Informaliser:
         if s.kind in ("theorem", "lemma") and (law := speaker.law(e)):
             main = f"{main}; that is, {law}"
         if conditions:
-            main = f"if {' and '.join(said for said, _ in conditions)}, then {main}"
+            main = f"if {_conjoined([said for said, _ in conditions])}, then {main}"
         intro = settings + objects
         return f"for {_introduced(intro)}, {main}" if intro else main
 
@@ -908,6 +908,31 @@ def _introduced(items: list[_Introduced]) -> str:
         kind = with_article(noun) if len(names) == 1 else plural(noun)
         said.append(" ".join(x for x in (kind, _join(names), tail) if x))
     return _join(said)
+
+
+#: A condition said of one variable: "a is even", "f is differentiable at x" (not "a is a ...",
+#: whose noun a plural would have to agree with).
+_PROPERTY = re.compile(r"(\S+) is ((?!an? |the |not an? )[^,;]+)\Z")
+
+
+def _conjoined(conditions: list[str]) -> str:
+    """Conditions joined by "and" as one writes them: one property of several variables in a
+    row said once of them all ("a and b are even", not "a is even and b is even"), properties
+    of one variable in a row said once of it ("t is open and compact"; a property said twice,
+    once)."""
+    groups: list[tuple[list[str], list[str]]] = []
+    for said in conditions:
+        m = _PROPERTY.match(said)
+        names, properties = groups[-1] if groups else ([], [])
+        if m and properties == [m.group(2)] and names and m.group(1) not in names:
+            names.append(m.group(1))
+        elif m and names == [m.group(1)]:
+            properties.extend([m.group(2)] if m.group(2) not in properties else [])
+        else:
+            groups.append(([m.group(1)], [m.group(2)]) if m else ([], [said]))
+    return " and ".join(f"{_join(names)} are {properties[0]}" if len(names) > 1 else
+                        f"{names[0]} is {_join(properties)}" if names else properties[0]
+                        for names, properties in groups)
 
 
 def _join(items: list[str]) -> str:

@@ -174,6 +174,10 @@ def test_the_shipped_corrections_say_each_constant_once() -> None:
     (lean("Nat.Coprime.gcd_eq_one", "theorem", "theorem gcd_eq_one {m n : ℕ} (h : Nat.Coprime m n) : "
           "Nat.gcd m n = 1"),
      "For natural numbers m and n, if m and n are coprime, then the greatest common divisor of m and n equals 1."),
+    (lean("List.map_replicate", "theorem", "theorem map_replicate (h : Function.LeftInverse g f) : "
+          "List.map f (List.replicate n a) = List.replicate n (f a)"),
+     "If g is a left inverse of f, then the image of the list of n copies of a under f equals the list of n "
+     "copies of f a."),
 ])
 def test_the_shipped_corrections_say_core_constants_and_relations(record: Statement, sentence: str) -> None:
     """Lean's core constants (lists, `Nat.gcd`) have no record to make a phrase from: the corrections say them,
@@ -263,7 +267,7 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     (lean("Nat.Prime.two_le", "theorem", "theorem Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p", namespace="Nat"),
      "For every natural number p, if p is a prime number, then 2 is at most p."),
     (lean("Even.add", "theorem", "lemma Even.add [CommRing α] {a b : α} : Even a → Even b → Even (a + b)"),
-     "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."),
+     "For a commutative ring α, if a and b are even, then the sum of a and b is even."),
     (lean("deriv_mul", "theorem", "theorem deriv_mul (hc : DifferentiableAt 𝕜 c x) :\n    deriv (c * d) x = "
           "deriv c x * d x + c x * deriv d x"),
      "If c is differentiable at x, then the derivative of the product of c and d at x equals the "
@@ -395,7 +399,7 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
     # an anonymous constructor is the value it builds, its proofs left out
     (lean("SimplexCategory.δ_comp_δ", "theorem", "theorem δ_comp_δ (i j : ℕ) (hi : i < n) (hj : j < n) : "
           "δ ⟨i, hi⟩ ≫ δ ⟨j + 1, by lia⟩ = δ ⟨j, hj.le⟩ ≫ ⟨i, j, lt_of_le hi⟩"),
-     "For natural numbers i and j, if i is less than n and j is less than n, then δ i followed by δ (j + 1) "
+     "For natural numbers i and j, if i and j are less than n, then δ i followed by δ (j + 1) "
      "equals δ j followed by (i, j)."),
     # one of proofs only is a hole, left out of a list of arguments; a variable's argument of several words
     # is in brackets
@@ -472,6 +476,13 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
           "∫ x in s, f x = ∫ x, f x ∂μ.restrict s + ∫ x, ∫ y, g x y ∂μ ∂μ"),
      "For a function f and a set s of X, the integral of f over s equals the integral of f over s with respect to "
      "μ plus the integral of the function x ↦ the integral of g x with respect to μ with respect to μ."),
+    # one property of variables in a row is said once of them all, properties of one variable once of it;
+    # a noun is not made plural
+    (lean("conjoined", "theorem", "theorem conjoined (hp : Nat.Prime p) (hq : Nat.Prime q) (hs : IsCompact s) "
+          "(ht : IsCompact t) (h : Continuous f) (hu : IsCompact u) (hu' : Continuous u) (hu'' : IsCompact u) : "
+          "p ≠ q"),
+     "If p is a prime number and q is a prime number and s and t are compact and f is continuous and u is "
+     "compact and continuous, then p is not equal to q."),
     (lean("inner_self_nonneg", "theorem", "theorem inner_self_nonneg {x : E} : 0 ≤ re ⟪x, x⟫"),
      "0 is at most re of the inner product of x with itself."),
 ])
@@ -526,23 +537,23 @@ def test_the_variables_a_statement_uses_are_said_and_the_setting_goes_before_it_
     informaliser = Informaliser(lexicon)
     statement = "theorem Even.add (ha : Even a) (hb : Even b) : Even (a + b)"
     assert informaliser.sentence(lean("Even.add", "theorem", statement)).text == \
-        "If a is even and b is even, then the sum of a and b is even."
+        "If a and b are even, then the sum of a and b is even."
     in_section = lean("Even.add", "theorem", statement, variables="{α : Type*} [CommRing α] {a b : α}")
     assert informaliser.sentence(in_section).text == \
-        "For a commutative ring α, if a is even and b is even, then the sum of a and b is even."
+        "For a commutative ring α, if a and b are even, then the sum of a and b is even."
     # a constant's universe levels are not said ("a h multiplicative C over category")
     category = lean("Even.add", "theorem", statement, variables="{C : Type u} [CommRing.{u} C] {a b : C}")
     assert informaliser.sentence(category).text == \
-        "For a commutative ring C, if a is even and b is even, then the sum of a and b is even."
+        "For a commutative ring C, if a and b are even, then the sum of a and b is even."
     # variables the term reader cannot follow leave the statement as written
     unread = lean("Even.add", "theorem", statement, variables="{A B : GrpCat} (f : A ⟶ B) (g : ⟨)")
-    assert informaliser.sentence(unread).text == "If a is even and b is even, then the sum of a and b is even."
+    assert informaliser.sentence(unread).text == "If a and b are even, then the sum of a and b is even."
     # a setting that makes the sentence longer than it may be is left out, not the conclusion
     settings = " ".join(f"{{α{k} : Type*}} [{('CommRing', 'Field')[k % 2]} α{k}]" for k in range(30))
     crowded = lean("Even.add", "theorem", statement.replace(") :", ") (h : α0 = α29) :"),
                    variables=f"{settings} {{a b : α0}}")
     assert informaliser.sentence(crowded).text == \
-        "If a is even and b is even and α0 equals α29, then the sum of a and b is even."
+        "If a and b are even and α0 equals α29, then the sum of a and b is even."
 
 
 def test_a_class_of_a_section_is_said_of_the_variables_it_takes() -> None:
