@@ -218,7 +218,8 @@ class _Speaker:
         out = phrase.template
         for k in range(len(used) - 1):  # "the inner product of x with itself", not "of x and x"
             pair = " of {%d} and {%d}" % (k, k + 1)
-            if phrase.role == "function" and used[k] == used[k + 1] and pair in out:
+            if phrase.role == "function" and used[k] == used[k + 1] and pair in out and \
+                    used[k] not in (VAR, UNREAD) and not self.is_proof(used[k]):
                 out = out.replace(pair, " of {%d} with itself" % k)
         for k, arg in enumerate(used):
             arg = self.built(arg)

@@ -485,6 +485,9 @@ def test_an_opened_namespace_gives_no_protected_constant_a_name_of_one_component
      "compact and continuous, then p is not equal to q."),
     (lean("inner_self_nonneg", "theorem", "theorem inner_self_nonneg {x : E} : 0 ≤ re ⟪x, x⟫"),
      "0 is at most re of the inner product of x with itself."),
+    # ... a variable, not two holes
+    (lean("holes", "theorem", "theorem holes : ⟪_, _⟫ = ⟪x, y⟫"),
+     "The inner product equals the inner product of x and y."),
 ])
 def test_sentences(lexicon: Lexicon, record: Statement, sentence: str) -> None:
     fields = {"IsNoetherian": [c for c in CONSTANTS if c.name == "IsNoetherian.noetherian"]}
