@@ -118,7 +118,7 @@ def _operand_start(toks: list[Token], end: int, single: bool) -> int:
             i = group_start(toks, i, TERM_BRACKETS)
         elif t.text == "ₘ" and i >= 2 and toks[i - 2].text == "|" and (bar := _opening_bar(toks, i - 2)) is not None:
             i = bar  # `|a|ₘ`, an element of the group (`|a|` may be a real number's, which stays)
-        elif t.kind in ("ident", "num"):
+        elif t.kind in ("ident", "num") or t.text == "·":
             i -= 1
         else:
             break
@@ -181,8 +181,9 @@ def _is_universe_star(toks: list[Token], i: int) -> bool:
 
 def additive_signature(signature: str) -> str:
     """Best-effort additive statement: `*` -> `+`, `/` -> `-`, `x⁻¹` -> `-x`,
-    `a ^ n` -> `n • a`, `∏` -> `∑`, `•` -> `+ᵥ`, identifiers through the `to_additive` word
-    dictionary (`Monoid` -> `AddMonoid`, `Finset.prod` -> `Finset.sum`), and `1` -> `0` only
+    `a ^ n` -> `n • a`, `∏` -> `∑`, `•` -> `+ᵥ`, `|a|ₘ` -> `|a|`, `a⁺ᵐ` -> `a⁺`, identifiers
+    through the `to_additive` word dictionary (`Monoid` -> `AddMonoid`, `Finset.prod` ->
+    `Finset.sum`), and `1` -> `0` only
     where `1` is an operand of a multiplicative operation, or related (`=`, `≠`, `≤`, ...)
     to one or to a lone variable.
 
@@ -196,7 +197,8 @@ def additive_signature(signature: str) -> str:
     i = 0
     while i < len(toks):
         t = toks[i]
-        if t.text == "^" and out:
+        iterate = i + 1 < len(toks) and toks[i + 1].text == "[" and not toks[i + 1].spaced  # `f^[n]`
+        if t.text == "^" and out and not iterate:
             start = _operand_start(out, len(out), single=False)
             end = _operand_end(toks, i + 1)
             base, exponent = out[start:], toks[i + 1:end]

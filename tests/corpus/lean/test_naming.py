@@ -151,6 +151,10 @@ def test_dual_signature_reverses_the_order() -> None:
         ("lemma mabs_mul_le (a b : α) : |a * b|ₘ ≤ |a|ₘ * |b|ₘ", "lemma abs_add_le (a b : α) : |a + b| ≤ |a| + |b|"),
         ("theorem mk_le_mk : mk a ≤ mk b ↔ ∃ n, |b|ₘ ≤ |a|ₘ ^ n", "theorem mk_le_mk : mk a ≤ mk b ↔ ∃ n, |b| ≤ n • |a|"),
         ("theorem oneLePart_of_le_one : a ≤ 1 → a⁺ᵐ = 1", "theorem posPart_of_nonpos : a ≤ 0 → a⁺ = 0"),
+        # `·` is an operand; `f^[n]` is `f` iterated, no power
+        ("theorem mem_closure : x = a.prod (f · ^ ·)", "theorem mem_closure : x = a.sum (· • f ·)"),
+        ("lemma pow_iterate (k : ℕ) (n : ℕ) : (fun x : M ↦ x ^ k)^[n] = (· ^ (k ^ n))",
+         "lemma nsmul_iterate (k : ℕ) (n : ℕ) : (fun x : M ↦ k • x)^[n] = ((k ^ n) • ·)"),
     ],
 )
 def test_additive_signature(signature: str, expected: str) -> None:
