@@ -76,7 +76,8 @@ _BIG = {"Finset.sum": ("sum", True), "Finset.prod": ("product", True), "tsum": (
         "tprod": ("product", False), "finsum": ("sum", False), "finprod": ("product", False),
         "iSup": ("supremum", False), "iInf": ("infimum", False), "Set.iUnion": ("union", False),
         "Set.iInter": ("intersection", False), "DirectSum": ("direct sum", False)}
-#: Integrals and averages against a measure (`∫ x in s, f x ∂μ` is `integral (μ.restrict s) (fun x => f x)`): their noun.
+#: Integrals and averages against a measure (`∫ x in s, f x ∂μ` is
+#: `integral (μ.restrict s) (fun x => f x)`): their noun.
 _INTEGRALS = {"MeasureTheory.integral": "integral", "MeasureTheory.lintegral": "lower integral",
               "MeasureTheory.average": "average", "MeasureTheory.laverage": "lower average"}
 #: Operations as the laws a statement has the shape of name them ("addition is commutative").
@@ -216,10 +217,9 @@ class _Speaker:
             args = args[:len(args) - min(phrase.optional, len(args) - slots)]
         used = (args[:slots] if phrase.aligned_left else args[-slots:]) if slots else []
         out = phrase.template
-        for k in range(len(used) - 1):  # "the inner product of x with itself", not "of x and x"
+        for k in range(len(used) - 1) if phrase.role == "function" else ():  # "of x with itself", not "of x and x"
             pair = " of {%d} and {%d}" % (k, k + 1)
-            if phrase.role == "function" and used[k] == used[k + 1] and pair in out and \
-                    used[k] not in (VAR, UNREAD) and not self.is_proof(used[k]):
+            if used[k] == used[k + 1] and pair in out and used[k] not in (VAR, UNREAD) and not self.is_proof(used[k]):
                 out = out.replace(pair, " of {%d} with itself" % k)
         for k, arg in enumerate(used):
             arg = self.built(arg)

@@ -133,6 +133,11 @@ def _opening_bar(toks: list[Token], closing: int) -> int | None:
     return opening if opening is not None and opening < closing - 1 else None
 
 
+def _is_iterate(toks: list[Token], i: int) -> bool:
+    """Whether the `^` at `i` opens `f^[n]`, `f` iterated `n` times, which is no power."""
+    return i + 1 < len(toks) and toks[i + 1].text == "[" and not toks[i + 1].spaced
+
+
 def _ends_atom(t: Token) -> bool:
     return t.kind in ("ident", "num") or t.text in TERM_BRACKETS.closing
 
@@ -197,8 +202,7 @@ def additive_signature(signature: str) -> str:
     i = 0
     while i < len(toks):
         t = toks[i]
-        iterate = i + 1 < len(toks) and toks[i + 1].text == "[" and not toks[i + 1].spaced  # `f^[n]`
-        if t.text == "^" and out and not iterate:
+        if t.text == "^" and out and not _is_iterate(toks, i):
             start = _operand_start(out, len(out), single=False)
             end = _operand_end(toks, i + 1)
             base, exponent = out[start:], toks[i + 1:end]
@@ -241,4 +245,5 @@ def additive_signature(signature: str) -> str:
 def _is_multiplicative_mark(toks: list[Token], k: int) -> bool:
     """Whether `toks[k]` is one of `_MULTIPLICATIVE_MARKS`, glued after what it marks."""
     t = toks[k]
-    return t.text in _MULTIPLICATIVE_MARKS and not t.spaced and k > 0 and toks[k - 1].text in _MULTIPLICATIVE_MARKS[t.text]
+    marked = _MULTIPLICATIVE_MARKS.get(t.text)
+    return marked is not None and not t.spaced and k > 0 and toks[k - 1].text in marked
